@@ -1,0 +1,185 @@
+/**
+ * The contract between the embedded API server's HTTP layer (`http/`) and its storage and registry
+ * (`storage/`, `registry/`). The HTTP layer parses requests and renders responses; the backend owns every
+ * Kubernetes semantic (resourceVersion, generation, finalizers, deletion, validation). Mirrors the split in
+ * kube-apiserver between `pkg/endpoints` (handlers) and `pkg/registry/generic/registry.Store` (semantics).
+ */
+
+/** Any Kubernetes object as JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** The subset of `metav1.ObjectMeta` the server reads and writes. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+  [field: string]: unknown;
+}
+
+/** `metav1.OwnerReference`. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** A list response (`metav1.ListMeta` plus items). */
+export interface KubeList {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: KubeObject[];
+}
+
+/** One served resource: what discovery advertises and what the router resolves a URL to. */
+export interface ResourceType {
+  /** API group, "" for the core group. */
+  group: string;
+  version: string;
+  /** Plural, lower-case resource name as it appears in URLs (`configmaps`). */
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  /** Subresources served, e.g. `["status"]`; namespaces also serve `finalize`. */
+  subresources: string[];
+  /** Verbs for discovery: get, list, watch, create, update, patch, delete, deletecollection. */
+  verbs: string[];
+}
+
+/** Query parameters of a LIST (`metav1.ListOptions`). */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "Exact" | "NotOlderThan";
+}
+
+/** Query parameters of a WATCH. */
+export interface WatchOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+/**
+ * One watch event. `line()` is the serialized wire form (`{"type":...,"object":...}\n`), computed once and
+ * shared by every watcher that receives the event.
+ */
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly object: KubeObject;
+  line(): string;
+}
+
+/** Where a backend watch delivers events. `close` ends the stream (after an ERROR event, for instance). */
+export interface WatchSink {
+  event(ev: WatchEvent): void;
+  close(): void;
+}
+
+/** A running backend watch. */
+export interface WatchHandle {
+  stop(): void;
+}
+
+/** `metav1.DeleteOptions`. */
+export interface DeleteOptions {
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  orphanDependents?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: string[];
+}
+
+/** Write options shared by create/update/patch. */
+export interface WriteOptions {
+  /** `"status"` (or `"finalize"` for namespaces) to write a subresource. */
+  subresource?: string;
+  dryRun?: boolean;
+  fieldManager?: string;
+}
+
+export type PatchType =
+  | "application/merge-patch+json"
+  | "application/json-patch+json"
+  | "application/strategic-merge-patch+json"
+  | "application/apply-patch+yaml";
+
+/**
+ * The storage-and-semantics backend behind the HTTP layer. Every method either returns or throws an
+ * {@link ApiError} carrying a Kubernetes `Status`; nothing else escapes.
+ */
+export interface ApiBackend {
+  /** Every resource currently served (built-ins plus established CRDs). */
+  resourceTypes(): ResourceType[];
+  /** Resolves a URL's group/version/resource; undefined when not served. */
+  findResource(group: string, version: string, resource: string): ResourceType | undefined;
+  /** Called whenever the served set changes (a CRD was created or deleted). Returns an unsubscribe. */
+  onResourcesChanged(listener: () => void): () => void;
+
+  get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject;
+  list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): KubeList;
+  /**
+   * Starts a watch. A resourceVersion older than the retained history produces one ERROR event (410 Expired
+   * Status) followed by `sink.close()`, as kube-apiserver's watch cache does inside a 200 stream.
+   */
+  watch(rt: ResourceType, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): WatchHandle;
+  create(rt: ResourceType, namespace: string | undefined, body: unknown, opts?: WriteOptions): KubeObject;
+  update(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts?: WriteOptions,
+  ): KubeObject;
+  patch(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts?: WriteOptions,
+  ): KubeObject;
+  /** Deletes, or marks for deletion when finalizers remain; returns the final or updated object. */
+  delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): KubeObject;
+  deleteCollection(
+    rt: ResourceType,
+    namespace: string | undefined,
+    listOpts: ListOptions,
+    deleteOpts?: DeleteOptions,
+  ): KubeList;
+
+  /** Current global revision (the newest resourceVersion handed out). */
+  currentRevision(): number;
+  /** Drops all watch history up to now, so any resume from an older resourceVersion gets 410 (teaching fault). */
+  compactHistory(): void;
+}

@@ -1,0 +1,76 @@
+import type { KubeConfig } from "@kubernetes/client-node";
+
+/**
+ * Where a {@link Cluster} comes from. `embedded` (the default) runs the workbook's own API server in this
+ * process; `kind` starts a kindest/node container; `envtest` runs real kube-apiserver and etcd binaries from
+ * `KUBEBUILDER_ASSETS`; `kubeconfig` uses the current context of KUBECONFIG.
+ */
+export type ClusterBackend = "embedded" | "kind" | "envtest" | "kubeconfig";
+
+/** The backends, in the order `WORKBOOK_CLUSTER` accepts them. */
+export const CLUSTER_BACKENDS: readonly ClusterBackend[] = ["embedded", "kind", "envtest", "kubeconfig"];
+
+/**
+ * A running Kubernetes API to talk to. Library code only ever uses `kubeConfig`; it never knows which backend
+ * answers. `instruments` (request metrics and fault injection) exist only on the embedded backend.
+ */
+export interface Cluster<I = unknown> {
+  readonly backend: ClusterBackend;
+  /** A client-node KubeConfig for this cluster (CA data and credentials included). */
+  readonly kubeConfig: KubeConfig;
+  /** Path of a kubeconfig file for kubectl and other tools. */
+  readonly kubeconfigPath: string;
+  /** Teaching instruments; only the embedded backend has them. */
+  readonly instruments: I | undefined;
+  /** Stops whatever the backend started and removes files it wrote. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** A backend's start function; each backend module registers one. */
+export type BackendStarter = (options: StartClusterOptions) => Promise<Cluster>;
+
+/** Options of {@link startCluster}. Backend-specific sections are ignored by other backends. */
+export interface StartClusterOptions {
+  /** Which backend; defaults to `WORKBOOK_CLUSTER`, then `embedded`. */
+  backend?: ClusterBackend;
+  /** Progress lines (kind prints its phases here). Default: silent. */
+  log?: (line: string) => void;
+  /** Options for the embedded backend. */
+  embedded?: Record<string, unknown>;
+  /** Options for the kind backend. */
+  kind?: Record<string, unknown>;
+  /** Options for the envtest backend. */
+  envtest?: Record<string, unknown>;
+  /** Options for the kubeconfig backend. */
+  kubeconfig?: Record<string, unknown>;
+}
+
+const starters = new Map<ClusterBackend, () => Promise<BackendStarter>>();
+
+/** Registers how to load a backend (lazily, so unused backends' dependencies are never imported). */
+export function registerBackend(name: ClusterBackend, load: () => Promise<BackendStarter>): void {
+  starters.set(name, load);
+}
+
+/** Picks the backend: the option, else `WORKBOOK_CLUSTER`, else `embedded`. Unknown names are an error. */
+export function resolveBackend(requested?: string): ClusterBackend {
+  const name = requested ?? process.env.WORKBOOK_CLUSTER ?? "embedded";
+  if (!(CLUSTER_BACKENDS as readonly string[]).includes(name)) {
+    throw new Error(
+      `Unknown cluster backend "${name}". Set WORKBOOK_CLUSTER (or the backend option) to one of: ${CLUSTER_BACKENDS.join(", ")}.`,
+    );
+  }
+  return name as ClusterBackend;
+}
+
+/**
+ * Starts (or connects to) a Kubernetes API and returns a {@link Cluster}. The same notebook, lab or test runs
+ * unchanged on every backend.
+ */
+export async function startCluster<I = unknown>(options: StartClusterOptions = {}): Promise<Cluster<I>> {
+  const backend = resolveBackend(options.backend);
+  const load = starters.get(backend);
+  if (!load) throw new Error(`The "${backend}" cluster backend is not available in this build.`);
+  const start = await load();
+  return (await start({ ...options, backend })) as Cluster<I>;
+}
