@@ -1,1 +1,9 @@
-export {};
+export * from "./in-memory-lease-store.js";
+export * from "./in-memory-lock.js";
+export * from "./jitter.js";
+export * from "./leader-election-config.js";
+export * from "./leader-election-record.js";
+export * from "./leader-elector.js";
+export * from "./lease-lock.js";
+export * from "./lease-object-lock.js";
+export * from "./resource-lock.js";

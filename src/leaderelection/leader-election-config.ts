@@ -1,0 +1,82 @@
+import type { Clock } from "../clock/clock.js";
+import type { RandomSource } from "./jitter.js";
+import type { ResourceLock } from "./resource-lock.js";
+
+/** client-go's `JitterFactor`: acquire retries wait RetryPeriod plus up to 1.2 x RetryPeriod. */
+export const JITTER_FACTOR = 1.2;
+
+/** Recommended defaults (component-base, controller-manager and controller-runtime agree): 15 s / 10 s / 2 s. */
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+
+/** client-go's `LeaderCallbacks`. */
+export interface LeaderCallbacks {
+  /**
+   * Called when this candidate starts leading. `signal` aborts the moment leadership ends; the guarded work
+   * must stop then (this is cooperative: there is no fencing).
+   */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Called once when `run()` ends, whether or not this candidate ever led; on a loss, before any release. */
+  onStoppedLeading(): void;
+  /** Called whenever the observed holder changes, including the first observation. */
+  onNewLeader?(identity: string): void;
+}
+
+/** client-go's `LeaderElectionConfig`; durations are milliseconds. */
+export interface LeaderElectionConfig {
+  lock: ResourceLock;
+  /** How long non-leaders wait, after they last saw the record change, before taking over. Default 15 s. */
+  leaseDuration?: number;
+  /** How long the leader keeps trying to renew before it gives up leading. Default 10 s. */
+  renewDeadline?: number;
+  /** Pause between attempts (acquire attempts are jittered by {@link JITTER_FACTOR}). Default 2 s. */
+  retryPeriod?: number;
+  callbacks: LeaderCallbacks;
+  /** Write an empty holder when `run()` is cancelled while leading, so others take over at once. */
+  releaseOnCancel?: boolean;
+  /** Name for logs and metrics. */
+  name?: string;
+  clock?: Clock;
+  /** Randomness for jitter; inject `seededRandom(seed)` for reproducible runs. Default `Math.random`. */
+  random?: RandomSource;
+}
+
+/** A config with every default filled in. */
+export interface ResolvedLeaderElectionConfig extends LeaderElectionConfig {
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+}
+
+/**
+ * Fills in defaults and applies `NewLeaderElector`'s checks: leaseDuration > renewDeadline,
+ * renewDeadline > 1.2 x retryPeriod, all durations > 0, both mandatory callbacks present, a lock with an
+ * identity. One more check of this workbook: the Lease stores whole seconds, so leaseDuration must be a
+ * whole number of seconds (otherwise others would read a shorter lease than the leader assumes).
+ */
+export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
+  const resolved: ResolvedLeaderElectionConfig = {
+    ...config,
+    leaseDuration: config.leaseDuration ?? DEFAULT_LEASE_DURATION_MS,
+    renewDeadline: config.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS,
+    retryPeriod: config.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS,
+  };
+  const { leaseDuration, renewDeadline, retryPeriod } = resolved;
+  for (const [name, value] of Object.entries({ leaseDuration, renewDeadline, retryPeriod })) {
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`${name} must be greater than zero (got ${value})`);
+  }
+  if (leaseDuration <= renewDeadline) throw new Error("leaseDuration must be greater than renewDeadline");
+  if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
+    throw new Error("renewDeadline must be greater than retryPeriod*JitterFactor");
+  }
+  if (leaseDuration % 1000 !== 0) throw new Error("leaseDuration must be a whole number of seconds");
+  if (typeof config.callbacks?.onStartedLeading !== "function")
+    throw new Error("OnStartedLeading callback must not be nil");
+  if (typeof config.callbacks.onStoppedLeading !== "function")
+    throw new Error("OnStoppedLeading callback must not be nil");
+  if (!config.lock) throw new Error("Lock must not be nil.");
+  if (!config.lock.identity()) throw new Error("Lock identity is empty");
+  return resolved;
+}

@@ -1,0 +1,346 @@
+import { type Clock, realClock, type Timer } from "../clock/clock.js";
+import { jitter, type RandomSource } from "./jitter.js";
+import {
+  JITTER_FACTOR,
+  type LeaderElectionConfig,
+  type ResolvedLeaderElectionConfig,
+  resolveLeaderElectionConfig,
+} from "./leader-election-config.js";
+import { formatMicroTime, type LeaderElectionRecord, rawRecord } from "./leader-election-record.js";
+
+/** Resolves to the promise's value, or to `false` as soon as `signal` aborts (the promise is abandoned). */
+function untilAborted(promise: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (ok) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(ok);
+      },
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(false);
+      },
+    );
+  });
+}
+
+/**
+ * client-go's `LeaderElector` (`tools/leaderelection/leaderelection.go`): candidates race for a lock; one
+ * leads and renews it, the others watch it and take over when it expires.
+ *
+ * The algorithm is client-go's:
+ * - `run` acquires (an attempt at once, then every RetryPeriod jittered by 1.2, i.e. [2 s, 4.4 s)), then
+ *   calls `onStartedLeading(signal)` and renews every RetryPeriod until leadership ends, then (with
+ *   `releaseOnCancel`) writes an empty holder, and always ends with `onStoppedLeading`.
+ * - `tryAcquireOrRenew`: the holder first updates blindly on its cached Lease (fast path); otherwise get (or
+ *   create when absent), and take the lock only if it is free (empty holder), expired, or already ours.
+ * - Expiry is judged on this candidate's own clock: the lease is valid until `observedTime +
+ *   record.leaseDurationSeconds`, where observedTime is when this candidate last saw the raw record change.
+ *   Timestamps written by others are never compared with the local clock.
+ * - Every write carries the resourceVersion of the Lease last read, so of two racing candidates one gets 409.
+ *
+ * Invariants:
+ * - While leading, a guard timer is armed at `start of the last successful renewal + renewDeadline`; when it
+ *   fires, the leading signal aborts at once, even if a renewal call is still hanging.
+ * - Hence a leader stops strictly before anyone else can take its lease: another candidate only takes over
+ *   `leaseDuration` after it saw our last write, that write was sent after the renewal started, and
+ *   leaseDuration > renewDeadline (validated). This holds for any network latency; client-go measures its
+ *   deadline from the start of each renew window instead, which gives about RetryPeriod more and is only
+ *   safe while latency stays below leaseDuration - renewDeadline - retryPeriod.
+ * - This is not fencing: work guarded by the signal must actually stop when it aborts.
+ * - Identities must be unique per process: a candidate that sees its own identity as holder renews at once.
+ */
+export class LeaderElector {
+  readonly config: ResolvedLeaderElectionConfig;
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private observedRecord: LeaderElectionRecord | undefined;
+  private observedRaw = "";
+  private observedTime = 0;
+  private reportedLeader = "";
+  private leading: AbortController | undefined;
+  private guard: Timer | undefined;
+  private running: { controller: AbortController; done: Promise<void> } | undefined;
+
+  /** Validates the config (see {@link resolveLeaderElectionConfig}); throws a clear error on bad input. */
+  constructor(config: LeaderElectionConfig) {
+    this.config = resolveLeaderElectionConfig(config);
+    this.clock = config.clock ?? realClock;
+    this.random = config.random ?? Math.random;
+  }
+
+  /**
+   * Runs the election until `signal` aborts or {@link stop} is called, or until leadership is lost (like
+   * client-go, a lost leader does not campaign again in the same run: call `run` again if you want that).
+   * The promise settles when everything has stopped, after `onStoppedLeading`.
+   */
+  run(signal?: AbortSignal): Promise<void> {
+    if (this.running) throw new Error("this LeaderElector is already running");
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const done = this.runLoop(controller.signal).finally(() => {
+      signal?.removeEventListener("abort", onAbort);
+      this.running = undefined;
+    });
+    this.running = { controller, done };
+    return done;
+  }
+
+  /** Cancels `run` and waits for it to settle (releasing the lease first with `releaseOnCancel`). Idempotent. */
+  async stop(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.controller.abort();
+    await running.done;
+  }
+
+  /** True while this candidate leads: from `onStartedLeading` until its signal aborts. */
+  isLeader(): boolean {
+    return this.leading !== undefined;
+  }
+
+  /** The holder identity last observed in the lock ("" if none yet), client-go's `GetLeader`. */
+  getLeader(): string {
+    return this.observedRecord?.holderIdentity ?? "";
+  }
+
+  /**
+   * client-go's healthz `Check`: returns an error when the last observed record names this candidate as
+   * holder but it has not been seen renewed for longer than leaseDuration + `maxTolerableExpiredLease` (a
+   * wedged leader). Returns undefined when healthy. kube-controller-manager tolerates 20 s.
+   */
+  check(maxTolerableExpiredLease = 0): Error | undefined {
+    if (this.observedRecord?.holderIdentity !== this.config.lock.identity()) return undefined;
+    if (this.clock.now() - this.observedTime > this.config.leaseDuration + maxTolerableExpiredLease) {
+      return new Error(`failed election to renew leadership on lease ${this.config.lock.describe()}`);
+    }
+    return undefined;
+  }
+
+  private async runLoop(signal: AbortSignal): Promise<void> {
+    let stoppedReported = false;
+    const reportStopped = () => {
+      if (stoppedReported) return;
+      stoppedReported = true;
+      try {
+        this.config.callbacks.onStoppedLeading();
+      } catch {
+        // A throwing callback must not take the elector down with it.
+      }
+    };
+    try {
+      const acquiredAt = await this.acquire(signal);
+      if (acquiredAt === undefined) return;
+      await this.lead(acquiredAt, signal);
+      reportStopped();
+      if (this.config.releaseOnCancel) await this.release();
+    } finally {
+      this.stopLeading();
+      reportStopped();
+    }
+  }
+
+  /** Tries at once, then every jittered RetryPeriod; resolves with the start time of the winning attempt. */
+  private async acquire(signal: AbortSignal): Promise<number | undefined> {
+    for (;;) {
+      const startedAt = this.clock.now();
+      const ok = await untilAborted(this.tryAcquireOrRenew(signal), signal);
+      this.maybeReportTransition();
+      // A success that arrived after its own renew deadline is not leadership: the next attempt renews.
+      if (ok && this.clock.now() < startedAt + this.config.renewDeadline) {
+        this.config.lock.recordEvent("became leader");
+        return startedAt;
+      }
+      const delay = jitter(this.config.retryPeriod, JITTER_FACTOR, this.random);
+      if (!(await this.clock.sleep(delay, signal))) return undefined;
+    }
+  }
+
+  /** Leads: starts the callback, renews every RetryPeriod, returns when leadership ends. */
+  private async lead(acquiredAt: number, runSignal: AbortSignal): Promise<void> {
+    const leading = new AbortController();
+    this.leading = leading;
+    const onCancel = () => this.stopLeading();
+    runSignal.addEventListener("abort", onCancel, { once: true });
+    this.armGuard(acquiredAt + this.config.renewDeadline);
+    void Promise.resolve()
+      .then(() => this.config.callbacks.onStartedLeading(leading.signal))
+      .catch(() => undefined);
+    try {
+      while (!leading.signal.aborted) {
+        if (!(await this.clock.sleep(this.config.retryPeriod, leading.signal))) break;
+        const startedAt = this.clock.now();
+        const ok = await untilAborted(this.tryAcquireOrRenew(leading.signal), leading.signal);
+        this.maybeReportTransition();
+        if (ok && this.leading === leading) this.armGuard(startedAt + this.config.renewDeadline);
+      }
+    } finally {
+      runSignal.removeEventListener("abort", onCancel);
+      this.stopLeading();
+    }
+  }
+
+  /** (Re)arms the renew-deadline guard; when it fires leadership ends. A deadline in the past ends it now. */
+  private armGuard(deadline: number): void {
+    this.guard?.stop();
+    const delay = deadline - this.clock.now();
+    if (delay <= 0) {
+      this.stopLeading();
+      return;
+    }
+    this.guard = this.clock.setTimer(delay, () => this.stopLeading());
+  }
+
+  /** Ends leadership: disarms the guard and aborts the leading signal. Idempotent. */
+  private stopLeading(): void {
+    this.guard?.stop();
+    this.guard = undefined;
+    const leading = this.leading;
+    if (!leading) return;
+    this.leading = undefined;
+    leading.abort();
+    this.config.lock.recordEvent("stopped leading");
+  }
+
+  /**
+   * One attempt to acquire or renew (client-go's `tryAcquireOrRenew`). Returns true if this candidate holds
+   * the lock after the attempt. Results that arrive after `signal` aborted change nothing.
+   */
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const lock = this.config.lock;
+    const now = this.clock.now();
+    const desired: LeaderElectionRecord = {
+      holderIdentity: lock.identity(),
+      leaseDurationSeconds: this.config.leaseDuration / 1000,
+      acquireTime: formatMicroTime(now),
+      renewTime: formatMicroTime(now),
+      leaderTransitions: 0,
+    };
+
+    // 1. Fast path: the holder of a still-valid lease updates its cached Lease without reading first.
+    const observed = this.observedRecord;
+    if (observed && this.isHolder(observed) && this.isLeaseValid(observed, now)) {
+      const renewed = {
+        ...desired,
+        acquireTime: observed.acquireTime,
+        leaderTransitions: observed.leaderTransitions,
+      };
+      try {
+        await lock.update(renewed);
+        if (signal.aborted) return false;
+        this.setObservedRecord(renewed);
+        return true;
+      } catch {
+        if (signal.aborted) return false;
+        // e.g. 409: someone else wrote; fall through to the slow path.
+      }
+    }
+
+    // 2. Slow path: read the lock; create it if it does not exist.
+    let current: Awaited<ReturnType<typeof lock.get>>;
+    try {
+      current = await lock.get();
+    } catch {
+      return false;
+    }
+    if (signal.aborted) return false;
+    if (!current) {
+      try {
+        await lock.create(desired);
+      } catch {
+        return false;
+      }
+      if (signal.aborted) return false;
+      this.setObservedRecord(desired);
+      return true;
+    }
+
+    // 3. Restart the local expiry timer whenever the raw record changed since we last looked.
+    if (current.raw !== this.observedRaw) this.setObservedRecord(current.record, current.raw);
+    const old = current.record;
+    if (old.holderIdentity !== "" && this.isLeaseValid(old, now) && !this.isHolder(old)) return false;
+
+    // 4. Take or renew it, guarded by the resourceVersion we just read.
+    const next: LeaderElectionRecord = this.isHolder(old)
+      ? { ...desired, acquireTime: old.acquireTime, leaderTransitions: old.leaderTransitions }
+      : { ...desired, leaderTransitions: old.leaderTransitions + 1 };
+    try {
+      await lock.update(next);
+    } catch {
+      return false;
+    }
+    if (signal.aborted) return false;
+    this.setObservedRecord(next);
+    return true;
+  }
+
+  /** Release (with `releaseOnCancel`): an empty holder with a 1 s lease, retried for up to RenewDeadline. */
+  private async release(): Promise<boolean> {
+    const deadline = new AbortController();
+    const timer = this.clock.setTimer(this.config.renewDeadline, () => deadline.abort());
+    try {
+      for (;;) {
+        if (await untilAborted(this.tryRelease(deadline.signal), deadline.signal)) return true;
+        if (!(await this.clock.sleep(this.config.retryPeriod, deadline.signal))) return false;
+      }
+    } finally {
+      timer.stop();
+    }
+  }
+
+  private async tryRelease(signal: AbortSignal): Promise<boolean> {
+    const lock = this.config.lock;
+    let current: Awaited<ReturnType<typeof lock.get>>;
+    try {
+      current = await lock.get();
+    } catch {
+      return false;
+    }
+    if (!current || !this.isHolder(current.record)) return true;
+    const now = formatMicroTime(this.clock.now());
+    const released: LeaderElectionRecord = {
+      holderIdentity: "",
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaderTransitions: current.record.leaderTransitions,
+    };
+    try {
+      await lock.update(released);
+    } catch {
+      return false;
+    }
+    if (!signal.aborted) this.setObservedRecord(released);
+    return true;
+  }
+
+  private isHolder(record: LeaderElectionRecord): boolean {
+    return record.holderIdentity === this.config.lock.identity();
+  }
+
+  /** Valid while `observedTime + record.leaseDurationSeconds` (the holder's value) is after `now`. */
+  private isLeaseValid(record: LeaderElectionRecord, now: number): boolean {
+    return this.observedTime + record.leaseDurationSeconds * 1000 > now;
+  }
+
+  /** client-go's `setObservedRecord`: always stamps observedTime with the local clock. */
+  private setObservedRecord(record: LeaderElectionRecord, raw = rawRecord(record)): void {
+    this.observedRecord = record;
+    this.observedRaw = raw;
+    this.observedTime = this.clock.now();
+  }
+
+  /** client-go's `maybeReportTransition`: tells `onNewLeader` when the observed holder changed. */
+  private maybeReportTransition(): void {
+    const holder = this.observedRecord?.holderIdentity ?? "";
+    if (holder === this.reportedLeader) return;
+    this.reportedLeader = holder;
+    const onNewLeader = this.config.callbacks.onNewLeader;
+    if (onNewLeader) queueMicrotask(() => onNewLeader(holder));
+  }
+}
