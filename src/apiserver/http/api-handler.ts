@@ -1,0 +1,205 @@
+/**
+ * The embedded API server's request pipeline, in kube-apiserver's filter order: authenticate (401), parse
+ * the request info, apply injected faults, then serve a non-resource document or a resource request. Every
+ * failure, expected or not, becomes a `Status` response: nothing a client sends can crash the server.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { Clock } from "../../clock/clock.js";
+import { toApiError } from "../errors.js";
+import type { Instruments } from "../instruments/instruments.js";
+import type { ApiBackend, ResourceType, WatchHandle } from "../types.js";
+import { authenticate } from "./auth.js";
+import { DiscoveryDocuments } from "./discovery.js";
+import { nonResourceLabel, serveNonResource } from "./non-resource.js";
+import { OpenApiDocuments } from "./openapi.js";
+import { boolParam, watchOptionsFrom } from "./query.js";
+import { Reply } from "./reply.js";
+import { parseRequestInfo, type RequestInfo } from "./request-info.js";
+import { serveResourceRequest } from "./resource-handler.js";
+import { defaultWatchTimeoutMs, WatchStream } from "./watch-stream.js";
+
+/** Options of {@link ApiHandler}. */
+export interface ApiHandlerOptions {
+  backend: ApiBackend;
+  /** The bearer token every request must carry. */
+  token: string;
+  clock: Clock;
+  /** `host:port` advertised in `/api` (`serverAddressByClientCIDRs`). */
+  serverAddress: string;
+  instruments?: Instruments;
+  /** Close a watch whose unsent bytes exceed this (default 16 MiB). */
+  maxWatchBufferedBytes?: number;
+  /** Random source for the default watch timeout (default Math.random). */
+  random?: () => number;
+  /** Called with every finished request and the server-side time it took (ms). */
+  onRequest?: (info: RequestInfo | undefined, code: number, ms: number) => void;
+}
+
+const DEFAULT_MAX_WATCH_BUFFER = 16 * 1024 * 1024;
+
+/** What the pipeline learned about a request so far. */
+interface RequestState {
+  info: RequestInfo | undefined;
+  /** True once a watch stream started (the request is then counted by the watch, not at its end). */
+  streaming: boolean;
+}
+
+/** Metric labels of a request. */
+function labels(info: RequestInfo | undefined, method: string): { verb: string; resource: string } {
+  if (!info) return { verb: method.toLowerCase(), resource: "unknown" };
+  if (info.kind === "nonresource") return { verb: "get", resource: nonResourceLabel(info.path) };
+  return {
+    verb: info.verb,
+    resource: info.subresource ? `${info.resource}/${info.subresource}` : info.resource,
+  };
+}
+
+/** Handles every HTTP request of one embedded API server. */
+export class ApiHandler {
+  private discovery: DiscoveryDocuments;
+  private openapi: OpenApiDocuments;
+  private readonly watches = new Set<WatchStream>();
+  private readonly unsubscribe: () => void;
+  private stopped = false;
+
+  constructor(private readonly opts: ApiHandlerOptions) {
+    this.discovery = new DiscoveryDocuments(opts.backend.resourceTypes(), opts.serverAddress);
+    this.openapi = new OpenApiDocuments(this.discovery);
+    this.unsubscribe = opts.backend.onResourcesChanged(() => this.refreshDiscovery());
+  }
+
+  /** Rebuilds discovery and OpenAPI from the backend's current resource set (a CRD appeared or went). */
+  refreshDiscovery(): void {
+    this.discovery = new DiscoveryDocuments(this.opts.backend.resourceTypes(), this.opts.serverAddress);
+    this.openapi = new OpenApiDocuments(this.discovery);
+  }
+
+  /** Number of open watch streams. */
+  get openWatches(): number {
+    return this.watches.size;
+  }
+
+  /** Closes every open watch (fault `dropWatches`, or server stop); returns how many were open. */
+  closeAllWatches(why: "dropped" | "server-stop" = "dropped"): number {
+    const all = [...this.watches];
+    for (const w of all) w.finish(why);
+    return all.length;
+  }
+
+  /** Stops serving: closes watches, unsubscribes from the backend. Idempotent. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe();
+    this.closeAllWatches("server-stop");
+  }
+
+  /** The `request` listener of the HTTPS server. Never throws, never rejects. */
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const reply = new Reply(res);
+    const started = performance.now();
+    const state: RequestState = { info: undefined, streaming: false };
+    let recorded = false;
+    const record = () => {
+      // A watch is counted when its stream starts; its bytes when it closes (see serveWatch).
+      if (recorded || state.streaming) return;
+      recorded = true;
+      const ms = performance.now() - started;
+      const m = this.opts.instruments?.metrics;
+      if (m) {
+        const { verb, resource } = labels(state.info, req.method ?? "GET");
+        m.recordRequest(verb, resource, reply.code || 499, ms);
+        m.addBytes(reply.bytes);
+      }
+      this.opts.onRequest?.(state.info, reply.code, ms);
+    };
+    res.on("finish", record);
+    res.on("close", record);
+    this.serve(req, reply, state).catch((err: unknown) => {
+      try {
+        const apiErr = toApiError(err);
+        // 413: the rest of the body is not read, so the connection cannot be reused.
+        if (apiErr.code === 413 && !res.headersSent) res.setHeader("Connection", "close");
+        reply.error(apiErr);
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+
+  private async serve(req: IncomingMessage, reply: Reply, state: RequestState): Promise<void> {
+    if (this.stopped) reply.res.setHeader("Connection", "close");
+    authenticate(req, this.opts.token);
+    const url = new URL(req.url ?? "/", "https://localhost");
+    const query = url.searchParams;
+    const info = parseRequestInfo(req.method ?? "GET", url.pathname, boolParam(query, "watch") === true);
+    state.info = info;
+    if (info.kind === "nonresource") {
+      serveNonResource(info.path, query, reply, this.discovery, this.openapi);
+      return;
+    }
+    const { verb, resource } = labels(info, req.method ?? "GET");
+    await this.opts.instruments?.faults.before(verb, resource);
+    await serveResourceRequest({
+      req,
+      reply,
+      query,
+      info,
+      backend: this.opts.backend,
+      serveWatch: (rt, timeoutSeconds) =>
+        this.serveWatch(reply, state, query, rt, info.namespace, timeoutSeconds),
+    });
+  }
+
+  private serveWatch(
+    reply: Reply,
+    state: RequestState,
+    query: URLSearchParams,
+    rt: ResourceType,
+    namespace: string | undefined,
+    timeoutSeconds: number | undefined,
+  ): void {
+    const watchOpts = watchOptionsFrom(query);
+    const instruments = this.opts.instruments;
+    const timeoutMs =
+      timeoutSeconds !== undefined && timeoutSeconds > 0
+        ? timeoutSeconds * 1000
+        : defaultWatchTimeoutMs(this.opts.random);
+    const maxEvents = instruments?.faults.watchEventLimit();
+    const stream = new WatchStream(reply, {
+      clock: this.opts.clock,
+      timeoutMs,
+      maxBufferedBytes: this.opts.maxWatchBufferedBytes ?? DEFAULT_MAX_WATCH_BUFFER,
+      ...(maxEvents !== undefined ? { maxEvents } : {}),
+      onStart: () => {
+        state.streaming = true;
+        this.watches.add(stream);
+        instruments?.metrics.watchOpened();
+        instruments?.metrics.recordRequest("watch", rt.resource, 200);
+      },
+      onEvent: instruments ? () => instruments.metrics.watchEventSent() : undefined,
+      onClose: () => {
+        if (!this.watches.delete(stream)) return;
+        instruments?.metrics.watchClosed();
+        instruments?.metrics.addBytes(reply.bytes);
+      },
+    });
+    let handle: WatchHandle;
+    try {
+      handle = this.opts.backend.watch(rt, namespace, watchOpts, stream);
+    } catch (err) {
+      // Before the first event the failure is still an ordinary HTTP error response.
+      if (!reply.started) {
+        stream.finish("backend");
+        throw err;
+      }
+      // Headers are out: report it in-stream as an ERROR event, as kube-apiserver does.
+      reply.write(`${JSON.stringify({ type: "ERROR", object: toApiError(err).status })}\n`);
+      stream.finish("backend");
+      return;
+    }
+    stream.attach(handle);
+    if (this.stopped) stream.finish("server-stop");
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Reading request bodies. kube-apiserver refuses bodies over 3 MiB (`MaxRequestBodyBytes`, 3 * 1024 * 1024)
+ * with 413 RequestEntityTooLarge, accepts JSON for create/update and one of four patch media types for PATCH,
+ * and answers 415 for anything else. The limit is enforced while reading, so a huge body is never buffered.
+ */
+import type { IncomingMessage } from "node:http";
+import { loadYaml } from "@kubernetes/client-node";
+import { badRequest, tooLarge, unsupportedMediaType } from "../errors.js";
+import type { PatchType } from "../types.js";
+
+/** kube-apiserver's default request body limit: 3 MiB. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+const PATCH_TYPES: readonly PatchType[] = [
+  "application/merge-patch+json",
+  "application/json-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+];
+
+/** The media type of a request without parameters (`application/json; charset=utf-8` -> `application/json`). */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** The patch type named by Content-Type, or a 415. */
+export function patchTypeOf(req: IncomingMessage): PatchType {
+  const type = mediaType(req);
+  if ((PATCH_TYPES as readonly string[]).includes(type)) return type as PatchType;
+  throw unsupportedMediaType(type || "no Content-Type");
+}
+
+/** Checks that a create/update body is JSON (an absent Content-Type is taken as JSON, as client-go never omits it). */
+export function requireJsonBody(req: IncomingMessage): void {
+  const type = mediaType(req);
+  if (type !== "" && type !== "application/json" && type !== "*/*") throw unsupportedMediaType(type);
+}
+
+/**
+ * Reads the whole body, failing with 413 as soon as it exceeds `limit` bytes (the rest is not read; the caller
+ * closes the connection after answering).
+ */
+export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLargeError(limit));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(tooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+function tooLargeError(limit: number) {
+  return tooLarge(`the request body is larger than the limit of ${limit} bytes`);
+}
+
+/**
+ * Parses a JSON body into a value. Malformed JSON is a 400 with the parser's message, as kube-apiserver
+ * reports decode errors. Duplicate keys take the last value; `__proto__` keys stay plain data (JSON.parse
+ * never touches prototypes).
+ */
+export function parseJson(body: Buffer): unknown {
+  const text = body.toString("utf8");
+  if (text.trim() === "") throw badRequest("the request body is empty; an object is required");
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`couldn't decode the request body as JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Parses an apply-patch body: JSON first (what kubectl and client-node send), then YAML. */
+export function parseApplyPatch(body: Buffer): unknown {
+  try {
+    return parseJson(body);
+  } catch {
+    try {
+      return loadYaml<unknown>(body.toString("utf8"));
+    } catch (err) {
+      throw badRequest(`couldn't decode the apply patch as YAML: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Checks that a body is a JSON object (not an array, string or null). */
+export function requireObject(value: unknown, what = "request body"): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw badRequest(`the ${what} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

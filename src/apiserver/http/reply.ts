@@ -1,0 +1,62 @@
+/**
+ * How every response leaves the server: JSON bodies and Kubernetes `Status` errors, with the status code and
+ * byte count recorded for metrics. kube-apiserver writes every failure as a `metav1.Status` object with the
+ * matching HTTP code (`responsewriters.ErrorNegotiated`); so does this.
+ */
+import type { ServerResponse } from "node:http";
+import { type ApiError, toApiError } from "../errors.js";
+
+/** One response in progress: what was sent, for the request log and metrics. */
+export class Reply {
+  /** HTTP status code sent (0 until headers are written). */
+  code = 0;
+  /** Body bytes written so far. */
+  bytes = 0;
+
+  constructor(readonly res: ServerResponse) {}
+
+  /** True once headers went out: a second response is impossible (watch streams, aborted writes). */
+  get started(): boolean {
+    return this.res.headersSent;
+  }
+
+  /** Sends a JSON body (`body` may be pre-serialized) and ends the response. */
+  json(code: number, body: unknown): void {
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const buf = Buffer.from(text, "utf8");
+    this.code = code;
+    this.bytes += buf.length;
+    if (this.res.destroyed) return;
+    this.res.writeHead(code, {
+      "Content-Type": "application/json",
+      "Content-Length": buf.length,
+      "Cache-Control": "no-cache, private",
+    });
+    this.res.end(buf);
+  }
+
+  /** Sends any error as a `Status` body with its code (unknown errors become 500 InternalError). */
+  error(err: unknown): ApiError {
+    const apiErr = toApiError(err);
+    if (!this.started) this.json(apiErr.code, apiErr.status);
+    else this.res.destroy();
+    return apiErr;
+  }
+
+  /** Starts a streaming response (watch): headers now, body chunks via {@link Reply.write}. */
+  startStream(code: number, contentType: string): void {
+    this.code = code;
+    this.res.writeHead(code, {
+      "Content-Type": contentType,
+      "Cache-Control": "no-cache, private",
+      "Transfer-Encoding": "chunked",
+    });
+    this.res.flushHeaders();
+  }
+
+  /** Writes one chunk of a stream; returns false when the socket buffer is over its high-water mark. */
+  write(chunk: string): boolean {
+    this.bytes += Buffer.byteLength(chunk);
+    return this.res.write(chunk);
+  }
+}

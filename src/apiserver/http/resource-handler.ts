@@ -1,0 +1,201 @@
+/**
+ * Serving one REST resource request: resolve the resource, check scope, subresource and verb, decode the body
+ * and call the backend. This is kube-apiserver's `pkg/endpoints/handlers` (get.go, create.go, update.go,
+ * patch.go, delete.go, watch.go) in one table: every Kubernetes semantic lives in the backend, this file
+ * only translates HTTP to backend calls and results back to HTTP.
+ */
+import type { IncomingMessage } from "node:http";
+import { ApiError, badRequest, methodNotAllowed, type StatusBody } from "../errors.js";
+import type { ApiBackend, KubeObject, ResourceType } from "../types.js";
+import { parseApplyPatch, parseJson, patchTypeOf, readBody, requireJsonBody, requireObject } from "./body.js";
+import {
+  deleteOptionsFrom,
+  listOptionsFrom,
+  timeoutSecondsFrom,
+  writeOptionsFrom,
+} from "./query.js";
+import type { Reply } from "./reply.js";
+import type { ResourceRequestInfo } from "./request-info.js";
+
+/** What the resource handler needs per request. */
+export interface ResourceRequest {
+  req: IncomingMessage;
+  reply: Reply;
+  query: URLSearchParams;
+  info: ResourceRequestInfo;
+  backend: ApiBackend;
+  /** Opens a watch stream for `rt` (owned by the API handler, which tracks open watches). */
+  serveWatch(rt: ResourceType, timeoutSeconds: number | undefined): void;
+}
+
+/** Verbs allowed on subresources: status-like ones read and write, `finalize` only updates. */
+const SUBRESOURCE_VERBS: Record<string, readonly string[]> = {
+  finalize: ["update"],
+};
+const DEFAULT_SUBRESOURCE_VERBS = ["get", "update", "patch"];
+
+/** The 404 kube-apiserver answers for a path it does not serve. */
+export function notServed(): ApiError {
+  return new ApiError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: "the server could not find the requested resource",
+    reason: "NotFound",
+    details: {},
+    code: 404,
+  });
+}
+
+/** Resolves the resource and checks scope, subresource and verb; throws 404 or 405. */
+export function resolveResource(backend: ApiBackend, info: ResourceRequestInfo): ResourceType {
+  const rt = backend.findResource(info.group, info.version, info.resource);
+  if (!rt) throw notServed();
+  if (info.namespace !== undefined && !rt.namespaced) throw notServed();
+  if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw notServed();
+  if (rt.namespaced && info.namespace === undefined && info.verb === "create") {
+    throw methodNotAllowed(`create of ${rt.resource} requires a namespace in the path`);
+  }
+  if (info.subresource !== undefined) {
+    if (!rt.subresources.includes(info.subresource)) throw notServed();
+    const allowed = SUBRESOURCE_VERBS[info.subresource] ?? DEFAULT_SUBRESOURCE_VERBS;
+    if (!allowed.includes(info.verb))
+      throw methodNotAllowed(`${info.verb} is not supported on ${info.subresource}`);
+  } else if (!rt.verbs.includes(info.verb)) {
+    throw methodNotAllowed(`${info.verb} is not supported on ${rt.resource}`);
+  }
+  return rt;
+}
+
+function groupVersion(rt: ResourceType): string {
+  return rt.group ? `${rt.group}/${rt.version}` : rt.version;
+}
+
+/**
+ * Checks a create/update body against the endpoint, as kube-apiserver's decoder does with the endpoint's
+ * GVK as default: missing apiVersion/kind are filled in, different ones are a 400; a namespace or name that
+ * contradicts the URL is a 400 too. Returns a shallow copy with type meta set.
+ */
+export function checkBodyAgainstPath(body: unknown, rt: ResourceType, info: ResourceRequestInfo): KubeObject {
+  const obj = requireObject(body);
+  const gv = groupVersion(rt);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== gv) {
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${gv})`,
+    );
+  }
+  if (obj.kind !== undefined && obj.kind !== rt.kind) {
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${rt.kind}): kind ${String(obj.kind)}`,
+    );
+  }
+  const meta = obj.metadata;
+  if (meta !== undefined && meta !== null && (typeof meta !== "object" || Array.isArray(meta))) {
+    throw badRequest("metadata must be a JSON object");
+  }
+  const m = (meta ?? {}) as Record<string, unknown>;
+  if (
+    info.namespace !== undefined &&
+    m.namespace !== undefined &&
+    m.namespace !== "" &&
+    m.namespace !== info.namespace
+  ) {
+    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  if (info.name !== undefined && m.name !== undefined && m.name !== info.name) {
+    throw badRequest(
+      `the name of the object (${String(m.name)}) does not match the name on the URL (${info.name})`,
+    );
+  }
+  return { ...obj, apiVersion: gv, kind: rt.kind } as KubeObject;
+}
+
+/** True when a DELETE removed the object (no finalizers keep it). */
+function wasRemoved(obj: KubeObject): boolean {
+  return (obj.metadata?.finalizers?.length ?? 0) === 0;
+}
+
+/** The `Status: Success` kube-apiserver returns when a DELETE removed the object immediately. */
+function deletedStatus(rt: ResourceType, obj: KubeObject): StatusBody {
+  const details: NonNullable<StatusBody["details"]> = { name: obj.metadata?.name ?? "", kind: rt.resource };
+  if (rt.group) details.group = rt.group;
+  if (obj.metadata?.uid) details.uid = obj.metadata.uid;
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    message: "",
+    reason: "",
+    details,
+    code: 200,
+  };
+}
+
+async function optionalJson(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req);
+  if (body.toString("utf8").trim() === "") return undefined;
+  requireJsonBody(req);
+  return parseJson(body);
+}
+
+/** Serves one resource request; throws ApiError on any failure (the caller renders it). */
+export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
+  const { info, backend, reply, query, req } = r;
+  const rt = resolveResource(backend, info);
+  const ns = info.namespace;
+  const name = info.name as string;
+  switch (info.verb) {
+    case "get":
+      reply.json(200, backend.get(rt, ns, name));
+      return;
+    case "list":
+      reply.json(200, backend.list(rt, ns, listOptionsFrom(query)));
+      return;
+    case "watch":
+      r.serveWatch(rt, timeoutSecondsFrom(query));
+      return;
+    case "create": {
+      const opts = writeOptionsFrom(query);
+      requireJsonBody(req);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), rt, info);
+      reply.json(201, backend.create(rt, ns, obj, opts));
+      return;
+    }
+    case "update": {
+      const opts = writeOptionsFrom(query, info.subresource);
+      requireJsonBody(req);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), rt, info);
+      reply.json(200, backend.update(rt, ns, name, obj, opts));
+      return;
+    }
+    case "patch": {
+      const opts = writeOptionsFrom(query, info.subresource);
+      const type = patchTypeOf(req);
+      const raw = await readBody(req);
+      const patch = type === "application/apply-patch+yaml" ? parseApplyPatch(raw) : parseJson(raw);
+      if (type === "application/json-patch+json") {
+        if (!Array.isArray(patch)) throw badRequest("a JSON patch must be an array of operations");
+      } else {
+        requireObject(patch, "patch");
+      }
+      reply.json(200, backend.patch(rt, ns, name, type, patch, opts));
+      return;
+    }
+    case "delete": {
+      const opts = deleteOptionsFrom(query, await optionalJson(req));
+      const obj = backend.delete(rt, ns, name, opts);
+      reply.json(200, wasRemoved(obj) ? deletedStatus(rt, obj) : obj);
+      return;
+    }
+    case "deletecollection": {
+      const body = await optionalJson(req);
+      reply.json(
+        200,
+        backend.deleteCollection(rt, ns, listOptionsFrom(query), deleteOptionsFrom(query, body)),
+      );
+      return;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * One watch response: an HTTP 200 whose chunked body carries one JSON watch event per line
+ * (`{"type":"ADDED","object":{...}}\n`), the framing of kube-apiserver's watch handler
+ * (`k8s.io/apiserver/pkg/endpoints/handlers/watch.go`). The line is the backend's memoized `ev.line()`, so an
+ * event is serialized once however many watchers receive it.
+ *
+ * The stream ends when:
+ * - its timeout fires (`timeoutSeconds`, or 1800 s x U[1,2) like kube-apiserver's `minRequestTimeout`),
+ *   measured on the server's Clock;
+ * - the backend closes it (after an ERROR event such as 410 Expired);
+ * - the client disconnects;
+ * - the client is too slow: more than `maxBufferedBytes` are waiting in the socket buffer. Like the watch
+ *   cache terminating an unresponsive watcher, the server closes it instead of buffering without bound; the
+ *   client re-watches from its last resourceVersion;
+ * - a fault (`dropWatches`, `dropWatchesEvery`) or server stop closes it.
+ *
+ * Invariant: `close()` runs its cleanup exactly once, whichever of these happens first.
+ */
+import type { Clock, Timer } from "../../clock/clock.js";
+import type { WatchEvent, WatchHandle, WatchSink } from "../types.js";
+import type { Reply } from "./reply.js";
+
+/** Options of one {@link WatchStream}. */
+export interface WatchStreamOptions {
+  clock: Clock;
+  /** When the server ends the stream, in ms from now. */
+  timeoutMs: number;
+  /** Close the stream when this many bytes wait unsent (slow client). */
+  maxBufferedBytes: number;
+  /** Close after this many events (fault injection); undefined for no limit. */
+  maxEvents?: number;
+  /** Called once when the response starts (status 200 and headers sent). */
+  onStart?: () => void;
+  /** Called for every event written. */
+  onEvent?: () => void;
+  /** Called once when the stream has closed. */
+  onClose?: (why: WatchCloseReason) => void;
+}
+
+/** Why a watch stream ended. */
+export type WatchCloseReason = "timeout" | "backend" | "client" | "slow-client" | "dropped" | "server-stop";
+
+/** kube-apiserver's default `--min-request-timeout`: 1800 s. */
+export const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+
+/** The server-chosen watch duration when the client sent no `timeoutSeconds`: 1800 s x U[1,2), in ms. */
+export function defaultWatchTimeoutMs(random: () => number = Math.random): number {
+  return MIN_REQUEST_TIMEOUT_SECONDS * (1 + random()) * 1000;
+}
+
+/** A watch response in progress; the backend writes into it through the {@link WatchSink} interface. */
+export class WatchStream implements WatchSink {
+  private handle: WatchHandle | undefined;
+  private timer: Timer | undefined;
+  private closed = false;
+  private sent = 0;
+  /** Why it closed (undefined while open). */
+  reason: WatchCloseReason | undefined;
+
+  constructor(
+    private readonly reply: Reply,
+    private readonly opts: WatchStreamOptions,
+  ) {
+    this.timer = opts.clock.setTimer(opts.timeoutMs, () => this.finish("timeout"));
+    reply.res.on("close", () => this.finish("client"));
+  }
+
+  /** Connects the backend watch, so closing the stream stops it. Call once, after `backend.watch` returned. */
+  attach(handle: WatchHandle): void {
+    this.handle = handle;
+    if (this.closed) handle.stop();
+    else this.begin();
+  }
+
+  /**
+   * Sends the 200 and headers. Deferred until the backend accepted the watch (or sent its first event), so a
+   * watch the backend refuses up front (bad selector, resourceVersion too large) gets a plain error response.
+   */
+  private begin(): void {
+    if (this.reply.started) return;
+    this.reply.startStream(200, "application/json");
+    this.opts.onStart?.();
+  }
+
+  /** Number of events written so far. */
+  get eventsSent(): number {
+    return this.sent;
+  }
+
+  /** True until the stream has ended. */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  event(ev: WatchEvent): void {
+    if (this.closed) return;
+    this.begin();
+    this.reply.write(ev.line());
+    this.sent++;
+    this.opts.onEvent?.();
+    if (this.reply.res.writableLength > this.opts.maxBufferedBytes) {
+      this.finish("slow-client");
+      return;
+    }
+    if (this.opts.maxEvents !== undefined && this.sent >= this.opts.maxEvents) this.finish("dropped");
+  }
+
+  /** WatchSink.close: the backend ended the watch (after an ERROR event, for instance). */
+  close(): void {
+    this.finish("backend");
+  }
+
+  /** Ends the stream for `why`; idempotent. */
+  finish(why: WatchCloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reason = why;
+    this.timer?.stop();
+    this.handle?.stop();
+    const res = this.reply.res;
+    // A slow client's buffer is abandoned, not flushed: destroying is what bounds the memory.
+    if (why === "slow-client" || why === "client") res.destroy();
+    else if (this.reply.started && !res.writableEnded) res.end();
+    this.opts.onClose?.(why);
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./faults.js";
+export * from "./instruments.js";
+export * from "./metrics.js";
