@@ -1,0 +1,44 @@
+/**
+ * What `workbook lab` and `workbook notebooks` both need before starting Jupyter: a check that setup has been
+ * done (with the exact fix when it has not), and the environment the kernel inherits.
+ */
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { WorkbookPaths } from "./workbook-paths.js";
+
+/**
+ * Returns what is missing for notebooks to run, as sentences that say how to fix it; empty when ready.
+ * Order matters: the first problem is the one to fix first.
+ */
+export function notebookProblems(paths: WorkbookPaths): string[] {
+  const problems: string[] = [];
+  if (!existsSync(paths.venvPython)) {
+    problems.push(
+      "The Python environment .venv is missing. Install python3 and python3-venv, then run `npm run setup` (npm install runs it too).",
+    );
+  } else if (!existsSync(join(paths.kernelDir, "kernel.json"))) {
+    problems.push("The tslab kernel is not registered in .venv. Run `npm run setup`.");
+  }
+  if (!existsSync(paths.tslabBin)) problems.push("tslab is not installed. Run `npm install`.");
+  if (!existsSync(join(paths.root, "dist", "index.js"))) {
+    problems.push("The package is not built (dist/index.js is missing). Run `npm run build`.");
+  }
+  if (!existsSync(join(paths.packageLink, "package.json"))) {
+    problems.push(
+      "node_modules/kube-controller-workbook is missing, so notebooks cannot import the package. Run `npm run setup`.",
+    );
+  }
+  return problems;
+}
+
+/**
+ * The environment Jupyter and its kernels run with: the caller's, plus `WORKBOOK_CLUSTER` (default `embedded`)
+ * and the venv's share/jupyter first on `JUPYTER_PATH`, so the project's tslab kernelspec wins over any
+ * kernel of the same name installed globally.
+ */
+export function notebookEnv(paths: WorkbookPaths, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const jupyterPath = [join(paths.venv, "share", "jupyter"), base.JUPYTER_PATH]
+    .filter(Boolean)
+    .join(delimiter);
+  return { ...base, WORKBOOK_CLUSTER: base.WORKBOOK_CLUSTER || "embedded", JUPYTER_PATH: jupyterPath };
+}
