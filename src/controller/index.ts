@@ -1,1 +1,11 @@
-export {};
+/**
+ * The controller runner and its helpers: {@link Controller} (workers over a RateLimitingQueue with
+ * controller-runtime's result handling), {@link Result} / {@link TerminalError}, `waitForCacheSync`, the
+ * informer-to-queue {@link enqueueHandler}, status conditions and the {@link EventRecorder}.
+ */
+export * from "./conditions.js";
+export * from "./controller.js";
+export * from "./enqueue-handler.js";
+export * from "./event-recorder.js";
+export * from "./result.js";
+export * from "./wait-for-cache-sync.js";

@@ -1,0 +1,67 @@
+/**
+ * Turns informer notifications into queue keys: the event handler of client-go's sample-controller
+ * (`enqueueFoo`) and controller-runtime's `handler.EnqueueRequestForObject`. Handlers only compute
+ * `namespace/name` and add it; the reconcile reads the current state from the cache, so it does not matter
+ * whether the trigger was an add, an update or a delete (level-triggered).
+ *
+ * Accepts any object with `metadata`, and deletion tombstones shaped like client-go's
+ * `DeletedFinalStateUnknown` (`{ key, obj }`), whose key is used as is (`DeletionHandlingMetaNamespaceKeyFunc`).
+ */
+import { type HasMetadata, metaNamespaceKey } from "../meta/keys.js";
+
+/** Something keys can be added to (a workqueue, or a Controller's `queue`). */
+export interface KeyAdder {
+  add(key: string): void;
+}
+
+/** The three callbacks an informer calls (client-go's `ResourceEventHandlerFuncs`). */
+export interface EnqueueHandler {
+  onAdd(obj: unknown): void;
+  onUpdate(oldObj: unknown, newObj: unknown): void;
+  onDelete(obj: unknown): void;
+}
+
+/** Options of {@link enqueueHandler}. */
+export interface EnqueueHandlerOptions {
+  /** Only objects for which this returns true are enqueued (a predicate). For updates it sees the new object. */
+  filter?: (obj: HasMetadata) => boolean;
+  /** Called for objects that have no key (no metadata.name); default: a line on stderr. Never throws into the informer. */
+  onInvalid?: (obj: unknown, error: Error) => void;
+}
+
+/** The key of an object or of a `{ key, obj }` tombstone; throws for anything without a name. */
+export function deletionHandlingKey(obj: unknown): string {
+  if (obj && typeof obj === "object" && "key" in obj && "obj" in obj && typeof obj.key === "string") {
+    return obj.key;
+  }
+  if (!obj || typeof obj !== "object") throw new TypeError(`cannot compute a key for ${String(obj)}`);
+  return metaNamespaceKey(obj as HasMetadata);
+}
+
+function unwrap(obj: unknown): unknown {
+  return obj && typeof obj === "object" && "key" in obj && "obj" in obj ? obj.obj : obj;
+}
+
+/** Builds handlers that add the `namespace/name` key of every notified object to `queue`. */
+export function enqueueHandler(queue: KeyAdder, options: EnqueueHandlerOptions = {}): EnqueueHandler {
+  const onInvalid =
+    options.onInvalid ??
+    ((_obj, e) => process.stderr.write(`enqueueHandler: ignoring object: ${e.message}\n`));
+  const enqueue = (obj: unknown) => {
+    let key: string;
+    try {
+      key = deletionHandlingKey(obj);
+    } catch (e) {
+      onInvalid(obj, e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    const inner = unwrap(obj);
+    if (options.filter && inner && typeof inner === "object" && !options.filter(inner as HasMetadata)) return;
+    queue.add(key);
+  };
+  return {
+    onAdd: enqueue,
+    onUpdate: (_old, obj) => enqueue(obj),
+    onDelete: enqueue,
+  };
+}

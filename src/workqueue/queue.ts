@@ -1,0 +1,200 @@
+/**
+ * The basic workqueue: client-go's `util/workqueue` `Typed[T]` (queue.go), with `Get` as a promise.
+ *
+ * Three structures do the work:
+ * - `queue`: the FIFO order in which items will be handed out;
+ * - `dirty`: every item that needs processing;
+ * - `processing`: every item a worker currently holds (between `get` and `done`).
+ *
+ * Invariants (as client-go states them):
+ * - every item in `queue` is also in `dirty` and is NOT in `processing`;
+ * - an item may be in `dirty` and `processing` at once: it was re-added while a worker held it. It is "parked"
+ *   and pushed back onto `queue` when that worker calls `done`;
+ * - therefore the same item is never handed to two workers at once, and N adds while it is processed collapse
+ *   into one more run;
+ * - callers blocked in `get` exist only while `queue` is empty.
+ *
+ * Items are compared with `===` (Set semantics), so use strings such as `namespace/name` keys, not objects.
+ */
+import { type Clock, realClock, type Timer } from "../clock/index.js";
+import { Fifo } from "./fifo.js";
+import { type MetricsProvider, metricsProvider, QueueMetrics } from "./metrics.js";
+
+/** What `get` resolves to: an item to process, or `shutdown: true` once the queue is shut down and empty. */
+export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
+
+/** Options shared by every queue in the family. */
+export interface QueueOptions {
+  /** Queue name; only named queues record metrics (as in client-go). */
+  name?: string;
+  /** Time source for metrics and delays (default: the real clock). */
+  clock?: Clock;
+  /** Where a named queue's metrics go (default: the global provider, see `setMetricsProvider`). */
+  metricsProvider?: MetricsProvider;
+  /** How often a named queue refreshes its unfinished-work gauges (default 500 ms, as client-go). */
+  unfinishedWorkUpdatePeriodMs?: number;
+}
+
+const SHUTDOWN = Object.freeze({ item: undefined, shutdown: true }) as GetResult<never>;
+
+/** A snapshot of the three internal structures, for notebooks and tests. */
+export interface QueueState<T> {
+  queue: T[];
+  dirty: T[];
+  processing: T[];
+  shuttingDown: boolean;
+}
+
+/** client-go's basic workqueue (`workqueue.New`): dedup by dirty set, one worker per item, FIFO by first add. */
+export class Queue<T> {
+  /** The clock this queue (and its subclasses) time things with. */
+  protected readonly clock: Clock;
+  /** Metrics bookkeeping; undefined for unnamed queues, which skip it entirely. */
+  protected readonly metrics: QueueMetrics<T> | undefined;
+  private readonly queue = new Fifo<T>();
+  private readonly dirty = new Set<T>();
+  private readonly processing = new Set<T>();
+  private readonly waiters = new Fifo<(result: GetResult<T>) => void>();
+  private isShuttingDown = false;
+  private drainWaiters: Array<() => void> = [];
+  private metricsTimer: Timer | undefined;
+
+  constructor(options: QueueOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    if (options.name) {
+      const provider = options.metricsProvider ?? metricsProvider();
+      this.metrics = new QueueMetrics<T>(options.name, provider, () => this.clock.now());
+      const period = options.unfinishedWorkUpdatePeriodMs ?? 500;
+      if (!(period > 0)) throw new RangeError(`unfinishedWorkUpdatePeriodMs must be > 0, got ${period}`);
+      this.scheduleMetricsUpdate(period);
+    }
+  }
+
+  /**
+   * Marks `item` as needing processing. Ignored after shutdown. An item already dirty is not added twice (the
+   * dedup); an item being processed is parked in dirty and re-queued by `done`.
+   */
+  add(item: T): void {
+    if (this.isShuttingDown) return;
+    if (this.dirty.has(item)) return;
+    this.metrics?.add(item);
+    this.dirty.add(item);
+    if (this.processing.has(item)) return;
+    this.queue.push(item);
+    this.handOut();
+  }
+
+  /**
+   * Waits for the next item and marks it as processing; the caller must call `done(item)` when finished.
+   * After shutdown, items still queued are returned until the queue is empty; then it resolves `shutdown: true`.
+   */
+  get(): Promise<GetResult<T>> {
+    if (this.queue.length > 0) return Promise.resolve(this.take());
+    if (this.isShuttingDown) return Promise.resolve(SHUTDOWN);
+    return new Promise<GetResult<T>>((resolve) => this.waiters.push(resolve));
+  }
+
+  /**
+   * Tells the queue the worker is finished with `item`. If it was re-added meanwhile it is queued again.
+   * Calling `done` for an item that is not being processed is ignored (client-go would re-queue a duplicate).
+   */
+  done(item: T): void {
+    if (!this.processing.has(item)) return;
+    this.metrics?.done(item);
+    this.processing.delete(item);
+    if (this.dirty.has(item)) {
+      this.queue.push(item);
+      this.handOut();
+    } else if (this.processing.size === 0) {
+      this.releaseDrainWaiters();
+    }
+  }
+
+  /** Number of items waiting to be handed out (not counting those being processed, as in client-go). */
+  len(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Stops accepting adds. Workers blocked in `get` wake with `shutdown: true`; queued items are still handed
+   * out until the queue is empty. Also cuts short a pending `shutDownWithDrain`. Idempotent.
+   */
+  shutDown(): void {
+    this.isShuttingDown = true;
+    this.releaseDrainWaiters();
+    this.wakeAllWaiters();
+    this.stopMetricsTimer();
+  }
+
+  /**
+   * Like `shutDown`, but the returned promise settles only when no item is being processed (or when `shutDown`
+   * is called). It waits on the processing set, not on the queue: workers must keep calling `done`.
+   */
+  shutDownWithDrain(): Promise<void> {
+    this.isShuttingDown = true;
+    this.wakeAllWaiters();
+    if (this.processing.size === 0) {
+      this.stopMetricsTimer();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** True once `shutDown` or `shutDownWithDrain` was called. */
+  shuttingDown(): boolean {
+    return this.isShuttingDown;
+  }
+
+  /** Copies of the internal structures (O(n)); for teaching and tests. */
+  state(): QueueState<T> {
+    return {
+      queue: this.queue.toArray(),
+      dirty: [...this.dirty],
+      processing: [...this.processing],
+      shuttingDown: this.isShuttingDown,
+    };
+  }
+
+  // Pops the head into processing. Precondition: queue is not empty.
+  private take(): GetResult<T> {
+    const item = this.queue.shift() as T;
+    this.processing.add(item);
+    this.dirty.delete(item);
+    this.metrics?.get(item);
+    return { item, shutdown: false };
+  }
+
+  // Gives queued items to blocked getters, oldest getter first.
+  private handOut(): void {
+    while (this.waiters.length > 0 && this.queue.length > 0) {
+      const resolve = this.waiters.shift()!;
+      resolve(this.take());
+    }
+  }
+
+  private wakeAllWaiters(): void {
+    // Waiters exist only while the queue is empty, so each of them learns about the shutdown.
+    while (this.waiters.length > 0) this.waiters.shift()!(SHUTDOWN);
+  }
+
+  private releaseDrainWaiters(): void {
+    if (this.drainWaiters.length === 0) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    this.stopMetricsTimer();
+    for (const resolve of waiters) resolve();
+  }
+
+  private scheduleMetricsUpdate(period: number): void {
+    this.metricsTimer = this.clock.setTimer(period, () => {
+      this.metrics?.updateUnfinishedWork();
+      if (this.metricsTimer) this.scheduleMetricsUpdate(period);
+    });
+  }
+
+  private stopMetricsTimer(): void {
+    this.metricsTimer?.stop();
+    this.metricsTimer = undefined;
+    this.metrics?.updateUnfinishedWork();
+  }
+}
