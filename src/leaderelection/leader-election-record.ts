@@ -43,9 +43,10 @@ export function normalizeMicroTime(value: string | Date | undefined): string {
   if (value === undefined) return "";
   const ms = value instanceof Date ? value.getTime() : Date.parse(value);
   if (Number.isNaN(ms)) return typeof value === "string" ? value : "";
-  const micros = typeof value === "string" ? /\.(\d{1,6})/.exec(value)?.[1] : undefined;
-  const base = new Date(ms).toISOString().slice(0, 19);
-  return `${base}.${(micros ?? "").padEnd(6, "0")}Z`;
+  const iso = new Date(ms).toISOString();
+  const digits =
+    (typeof value === "string" ? /\.(\d{1,6})/.exec(value)?.[1] : undefined) ?? iso.slice(20, 23);
+  return `${iso.slice(0, 19)}.${digits.padEnd(6, "0")}Z`;
 }
 
 /** Reads a record out of a Lease spec (`LeaseSpecToLeaderElectionRecord`); missing fields become zero values. */
