@@ -131,9 +131,12 @@ export class ApiHandler {
   private async serve(req: IncomingMessage, reply: Reply, state: RequestState): Promise<void> {
     if (this.stopped) reply.res.setHeader("Connection", "close");
     authenticate(req, this.opts.token);
-    const url = new URL(req.url ?? "/", "https://localhost");
-    const query = url.searchParams;
-    const info = parseRequestInfo(req.method ?? "GET", url.pathname, boolParam(query, "watch") === true);
+    // The raw path, not `new URL().pathname`: URL normalization would resolve `%2e%2e` segments.
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const query = new URLSearchParams(q >= 0 ? raw.slice(q + 1) : "");
+    const path = q >= 0 ? raw.slice(0, q) : raw;
+    const info = parseRequestInfo(req.method ?? "GET", path, boolParam(query, "watch") === true);
     state.info = info;
     if (info.kind === "nonresource") {
       serveNonResource(info.path, query, reply, this.discovery, this.openapi);

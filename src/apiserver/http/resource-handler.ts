@@ -8,12 +8,7 @@ import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, methodNotAllowed, type StatusBody } from "../errors.js";
 import type { ApiBackend, KubeObject, ResourceType } from "../types.js";
 import { parseApplyPatch, parseJson, patchTypeOf, readBody, requireJsonBody, requireObject } from "./body.js";
-import {
-  deleteOptionsFrom,
-  listOptionsFrom,
-  timeoutSecondsFrom,
-  writeOptionsFrom,
-} from "./query.js";
+import { deleteOptionsFrom, listOptionsFrom, timeoutSecondsFrom, writeOptionsFrom } from "./query.js";
 import type { Reply } from "./reply.js";
 import type { ResourceRequestInfo } from "./request-info.js";
 

@@ -64,6 +64,7 @@ export function openWatch(server: EmbeddedApiServer, path: string) {
   const url = new URL(server.url);
   const lines: string[] = [];
   let status = 0;
+  let contentType: string | undefined;
   let ended = false;
   let req: ReturnType<typeof https.request> | undefined;
   let resolveHead: (() => void) | undefined;
@@ -86,6 +87,7 @@ export function openWatch(server: EmbeddedApiServer, path: string) {
     },
     (res) => {
       status = res.statusCode ?? 0;
+      contentType = res.headers["content-type"];
       resolveHead?.();
       let buf = "";
       res.on("data", (c: Buffer) => {
@@ -117,6 +119,9 @@ export function openWatch(server: EmbeddedApiServer, path: string) {
     end,
     get status() {
       return status;
+    },
+    get contentType() {
+      return contentType;
     },
     get ended() {
       return ended;

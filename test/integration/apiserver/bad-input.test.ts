@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { cm, request, startServer } from "./helpers.js";
+
+const CMS = "/api/v1/namespaces/default/configmaps";
+
+describe("bad input gets a Status with the right code", () => {
+  let server: EmbeddedApiServer;
+  beforeAll(async () => {
+    server = await startServer();
+    await request(server, "POST", "/api/v1/namespaces", {
+      body: JSON.stringify({ metadata: { name: "default" } }),
+    });
+  });
+  afterAll(() => server.stop());
+
+  function expectStatus(res: { status: number; json: unknown }, code: number, reason: string) {
+    expect(res.status).toBe(code);
+    expect(res.json).toMatchObject({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason });
+  }
+
+  it("413 for a body over 3 MiB, and the server keeps serving", async () => {
+    const huge = JSON.stringify({ metadata: { name: "big" }, data: { x: "a".repeat(3 * 1024 * 1024 + 10) } });
+    expectStatus(await request(server, "POST", CMS, { body: huge }), 413, "RequestEntityTooLarge");
+    expect((await request(server, "GET", `${CMS}/big`)).status).toBe(404);
+    expect((await request(server, "GET", "/healthz")).status).toBe(200);
+  });
+
+  it("400 for malformed JSON", async () => {
+    expectStatus(await request(server, "POST", CMS, { body: '{"metadata": {"name": ' }), 400, "BadRequest");
+    expectStatus(await request(server, "POST", CMS, { body: "[1,2]" }), 400, "BadRequest");
+    expectStatus(await request(server, "POST", CMS, { body: "" }), 400, "BadRequest");
+  });
+
+  it("400 when apiVersion or kind in the body contradict the URL", async () => {
+    const wrongKind = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "x" } });
+    expectStatus(await request(server, "POST", CMS, { body: wrongKind }), 400, "BadRequest");
+    const wrongVersion = JSON.stringify({
+      apiVersion: "apps/v1",
+      kind: "ConfigMap",
+      metadata: { name: "x" },
+    });
+    expectStatus(await request(server, "POST", CMS, { body: wrongVersion }), 400, "BadRequest");
+    const wrongNs = JSON.stringify({ metadata: { name: "x", namespace: "other" } });
+    expectStatus(await request(server, "POST", CMS, { body: wrongNs }), 400, "BadRequest");
+  });
+
+  it("404 for unknown resources and paths", async () => {
+    expectStatus(await request(server, "GET", "/api/v1/widgets"), 404, "NotFound");
+    expectStatus(await request(server, "GET", "/api/v1/namespaces/default/widgets/w"), 404, "NotFound");
+    expectStatus(await request(server, "GET", "/nothing/here"), 404, "NotFound");
+    // A cluster-scoped resource under a namespace does not exist.
+    expectStatus(await request(server, "GET", "/api/v1/namespaces/default/namespaces/x"), 404, "NotFound");
+  });
+
+  it("415 for an unsupported media type", async () => {
+    await request(server, "POST", CMS, { body: cm("patched") });
+    const res = await request(server, "PATCH", `${CMS}/patched`, {
+      body: "{}",
+      headers: { "content-type": "text/plain" },
+    });
+    expectStatus(res, 415, "UnsupportedMediaType");
+    const create = await request(server, "POST", CMS, {
+      body: cm("y"),
+      headers: { "content-type": "application/xml" },
+    });
+    expectStatus(create, 415, "UnsupportedMediaType");
+  });
+
+  it("405 for methods a path does not support", async () => {
+    expectStatus(await request(server, "OPTIONS", CMS), 405, "MethodNotAllowed");
+    expectStatus(await request(server, "POST", "/api/v1"), 405, "MethodNotAllowed");
+    expectStatus(
+      await request(server, "POST", "/api/v1/configmaps", { body: cm("z") }),
+      405,
+      "MethodNotAllowed",
+    );
+  });
+
+  it("400 for malformed query parameters", async () => {
+    expectStatus(await request(server, "GET", `${CMS}?limit=abc`), 400, "BadRequest");
+    expectStatus(await request(server, "GET", `${CMS}?watch=maybe`), 400, "BadRequest");
+    expectStatus(await request(server, "GET", `${CMS}?resourceVersionMatch=Sometimes`), 400, "BadRequest");
+    expectStatus(await request(server, "DELETE", `${CMS}/x?propagationPolicy=Never`), 400, "BadRequest");
+  });
+
+  it("400 for path segments that try to escape", async () => {
+    expectStatus(await request(server, "GET", "/api/v1/namespaces/%2e%2e/configmaps"), 400, "BadRequest");
+    expectStatus(await request(server, "GET", "/api/v1/namespaces/%E0%A4%A/configmaps"), 400, "BadRequest");
+  });
+});

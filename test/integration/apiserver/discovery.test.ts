@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { request, startServer } from "./helpers.js";
+
+describe("discovery and health", () => {
+  let server: EmbeddedApiServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.stop());
+
+  it("serves /api with the core version and the server address", async () => {
+    const res = await request(server, "GET", "/api");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json");
+    expect(res.json.kind).toBe("APIVersions");
+    expect(res.json.versions).toEqual(["v1"]);
+    expect(res.json.serverAddressByClientCIDRs[0].serverAddress).toBe(new URL(server.url).host);
+  });
+
+  it("serves /api/v1 as an APIResourceList with verbs, shortNames, scope and subresource entries", async () => {
+    const res = await request(server, "GET", "/api/v1");
+    expect(res.json.kind).toBe("APIResourceList");
+    expect(res.json.groupVersion).toBe("v1");
+    const byName = new Map(res.json.resources.map((r: { name: string }) => [r.name, r]));
+    expect(byName.get("configmaps")).toMatchObject({
+      kind: "ConfigMap",
+      singularName: "configmap",
+      namespaced: true,
+      shortNames: ["cm"],
+    });
+    expect((byName.get("configmaps") as { verbs: string[] }).verbs).toContain("watch");
+    expect(byName.get("namespaces")).toMatchObject({ namespaced: false, kind: "Namespace" });
+    expect(byName.get("namespaces/status")).toMatchObject({
+      kind: "Namespace",
+      verbs: ["get", "patch", "update"],
+    });
+    expect(byName.get("namespaces/finalize")).toMatchObject({ verbs: ["update"] });
+  });
+
+  it("serves /apis as an APIGroupList and 404s unknown groups with a Status", async () => {
+    const res = await request(server, "GET", "/apis");
+    expect(res.json).toMatchObject({ kind: "APIGroupList", apiVersion: "v1" });
+    const missing = await request(server, "GET", "/apis/nope.example.com/v1");
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ kind: "Status", reason: "NotFound", code: 404 });
+  });
+
+  it("answers /healthz, /livez and /readyz with ok", async () => {
+    for (const path of ["/healthz", "/livez", "/readyz"]) {
+      const res = await request(server, "GET", path);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe("ok");
+    }
+  });
+
+  it("serves /version", async () => {
+    const res = await request(server, "GET", "/version");
+    expect(res.json).toMatchObject({ major: "1", gitVersion: expect.stringMatching(/^v1\./) });
+  });
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { FakeClock } from "../../../src/clock/fake-clock.js";
+import { cm, openWatch, request, startServer, until } from "./helpers.js";
+
+const CMS = "/api/v1/namespaces/w/configmaps";
+
+describe("watch streaming", () => {
+  let server: EmbeddedApiServer | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
+  it("streams one JSON event per line with Content-Type application/json", async () => {
+    server = await startServer();
+    const s = server;
+    const w = openWatch(s, `${CMS}?watch=true`);
+    await w.head;
+    expect(w.status).toBe(200);
+    expect(w.contentType).toBe("application/json");
+    await request(s, "POST", CMS, { body: cm("a", { k: "1" }) });
+    await request(s, "PUT", `${CMS}/a`, { body: cm("a", { k: "2" }) });
+    await request(s, "DELETE", `${CMS}/a`);
+    await until(() => w.events().length === 3);
+    expect(w.events().map((e) => e.type)).toEqual(["ADDED", "MODIFIED", "DELETED"]);
+    expect(w.events()[1].object.data).toEqual({ k: "2" });
+    w.close();
+  });
+
+  it("supports the legacy /watch/ path", async () => {
+    server = await startServer();
+    const s = server;
+    const w = openWatch(s, "/api/v1/watch/namespaces/w/configmaps");
+    await w.head;
+    await request(s, "POST", CMS, { body: cm("legacy") });
+    await until(() => w.events().length === 1);
+    expect(w.events()[0]).toMatchObject({ type: "ADDED", object: { metadata: { name: "legacy" } } });
+    w.close();
+  });
+
+  it("ends the stream after timeoutSeconds on the server's clock", async () => {
+    const clock = new FakeClock();
+    server = await startServer({ clock });
+    const s = server;
+    const w = openWatch(s, `${CMS}?watch=1&timeoutSeconds=60`);
+    await w.head;
+    await clock.advance(59_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(w.ended).toBe(false);
+    await clock.advance(1_000);
+    await w.end;
+    expect(w.ended).toBe(true);
+    await until(() => s.openWatches === 0);
+  });
+
+  it("defaults the timeout to 1800 s x U[1,2) like kube-apiserver", async () => {
+    const clock = new FakeClock();
+    server = await startServer({ clock, random: () => 0.5 });
+    const s = server;
+    const w = openWatch(s, `${CMS}?watch=true`);
+    await w.head;
+    await clock.advance(2699_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(w.ended).toBe(false);
+    await clock.advance(1_000);
+    await w.end;
+    expect(w.ended).toBe(true);
+  });
+
+  it("stops the backend watch when the client disconnects", async () => {
+    server = await startServer();
+    const s = server;
+    const w = openWatch(s, `${CMS}?watch=true`);
+    await w.head;
+    expect(s.openWatches).toBe(1);
+    w.close();
+    await until(() => s.openWatches === 0);
+    // Writes after the disconnect are harmless.
+    expect((await request(s, "POST", CMS, { body: cm("after") })).status).toBe(201);
+  });
+
+  it("closes a client that does not read instead of buffering without bound", async () => {
+    server = await startServer({ maxWatchBufferedBytes: 64 * 1024 });
+    const s = server;
+    const https = await import("node:https");
+    const url = new URL(s.url);
+    let received = 0;
+    let ended = false;
+    const req = https.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${CMS}?watch=true`,
+        headers: { authorization: `Bearer ${s.token}` },
+        ca: s.caPem,
+        agent: false,
+      },
+      (res) => {
+        res.pause(); // never read: the socket buffers fill up
+        res.on("close", () => {
+          ended = true;
+        });
+        res.on("data", (c: Buffer) => {
+          received += c.length;
+        });
+      },
+    );
+    req.on("error", () => {
+      ended = true;
+    });
+    req.end();
+    await until(() => s.openWatches === 1);
+    const big = "x".repeat(100 * 1024);
+    for (let i = 0; i < 100 && s.openWatches > 0; i++) {
+      await request(s, "POST", CMS, { body: cm(`big-${i}`, { big }) });
+    }
+    await until(() => s.openWatches === 0);
+    expect(received).toBeLessThan(100 * 100 * 1024);
+    req.destroy();
+    await until(() => ended);
+  });
+});
