@@ -1,1 +1,4 @@
-export {};
+export * from "./errors.js";
+export * from "./list-watch.js";
+export * from "./object.js";
+export * from "./resource-descriptor.js";

@@ -1,0 +1,228 @@
+import type { MetaObject } from "../client/object.js";
+import type { KeyListerGetter, ReflectorStore } from "./store.js";
+import { DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from "./tombstone.js";
+
+/**
+ * Why a delta was queued. `Added`/`Updated`/`Deleted` come from watch events, `Replaced` from a LIST (`Replace`),
+ * `Sync` from a periodic resync. (client-go master adds `ReplacedAll`, `SyncAll`, `Bookmark` for its RealFIFO.)
+ */
+export type DeltaType = "Added" | "Updated" | "Deleted" | "Replaced" | "Sync";
+
+/** One change to one object. For `Deleted` the object may be a {@link DeletedFinalStateUnknown} tombstone. */
+export interface Delta<T> {
+  readonly type: DeltaType;
+  readonly object: T | DeletedFinalStateUnknown<T>;
+}
+
+/** Consumes one key's deltas, oldest first. `isInInitialList` is true while the first LIST is being drained. */
+export type PopProcessFunc<T> = (deltas: Delta<T>[], isInInitialList: boolean) => void;
+
+/** Options of {@link DeltaFIFO}. */
+export interface DeltaFIFOOptions<T> {
+  /** Key function; default `namespace/name` that understands tombstones. */
+  keyFunction?: KeyFunc<T>;
+  /** The informer's indexer: lets `delete` drop unknown objects, `replace` tombstone vanished ones, `resync` work. */
+  knownObjects?: KeyListerGetter<T>;
+  /** Applied once to every object entering the queue, except tombstones and `Sync` objects (already transformed). */
+  transformer?: (obj: T) => T;
+}
+
+/**
+ * The classic informer queue (client-go's `DeltaFIFO`, the default up to 1.32): a FIFO of keys where each key
+ * holds every change (delta) since it was last popped.
+ *
+ * Invariants:
+ * - a key is in `queue` exactly when it has a non-empty delta list in `items`, and appears in `queue` once;
+ * - keys pop in the order their first pending delta arrived; a key's deltas come out oldest first, all at once;
+ * - only two consecutive `Deleted` deltas are merged (keeping the real object over a tombstone); updates never are;
+ * - `hasSynced()` turns true once every item of the first `replace` has been popped and processed (or on any
+ *   add/update/delete before the first replace).
+ *
+ * Newer client-go (1.33+, `InOrderInformers`) replaced it by `RealFIFO`: one queue of single deltas in arrival
+ * order, so events of different keys are never reordered. This class keeps the per-key grouping to teach it.
+ */
+export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorStore<T> {
+  private items = new Map<string, Delta<T>[]>();
+  private queue: string[] = [];
+  private head = 0;
+  private populated = false;
+  private initialPopulationCount = 0;
+  private closed = false;
+  private waiters: Array<() => void> = [];
+  private readonly keyFunc: KeyFunc<T>;
+  private readonly knownObjects: KeyListerGetter<T> | undefined;
+  private readonly transformer: ((obj: T) => T) | undefined;
+
+  constructor(options: DeltaFIFOOptions<T> = {}) {
+    this.keyFunc = options.keyFunction ?? deletionHandlingMetaNamespaceKeyFunc;
+    this.knownObjects = options.knownObjects;
+    this.transformer = options.transformer;
+  }
+
+  add(obj: T): void {
+    this.populated = true;
+    this.queueAction("Added", obj);
+  }
+
+  update(obj: T): void {
+    this.populated = true;
+    this.queueAction("Updated", obj);
+  }
+
+  /**
+   * Queues a `Deleted` delta, unless the object is unknown both to `knownObjects` and to the pending deltas: a delete
+   * of something never seen is dropped.
+   */
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyFunc(obj);
+    const known = this.knownObjects ? this.knownObjects.getByKey(key) !== undefined : false;
+    if (!known && !this.items.has(key)) return;
+    this.populated = true;
+    this.queueAction("Deleted", obj);
+  }
+
+  /**
+   * Applies a full LIST: a `Replaced` delta per listed object, then a `Deleted` tombstone for every key that is
+   * pending or known to the indexer but absent from the list (deletions missed during a watch gap). The first call
+   * fixes how many keys must drain before `hasSynced()`.
+   */
+  replace(list: T[], _resourceVersion = ""): void {
+    const keys = new Set<string>();
+    for (const obj of list) {
+      keys.add(this.keyFunc(obj));
+      this.queueAction("Replaced", obj);
+    }
+    let queuedDeletions = 0;
+    for (const [key, deltas] of [...this.items]) {
+      if (keys.has(key)) continue;
+      const newest = deltas[deltas.length - 1]?.object;
+      const last = newest instanceof DeletedFinalStateUnknown ? newest.obj : newest;
+      queuedDeletions++;
+      this.queueAction("Deleted", new DeletedFinalStateUnknown(key, last));
+    }
+    if (this.knownObjects) {
+      for (const key of this.knownObjects.listKeys()) {
+        if (keys.has(key) || this.items.has(key)) continue;
+        queuedDeletions++;
+        this.queueAction("Deleted", new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)));
+      }
+    }
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = keys.size + queuedDeletions;
+    }
+  }
+
+  /** Queues a `Sync` delta for every known object that has no pending deltas (a stale copy is never resynced). */
+  resync(): void {
+    if (!this.knownObjects) return;
+    for (const key of this.knownObjects.listKeys()) {
+      if (this.items.has(key)) continue;
+      const obj = this.knownObjects.getByKey(key);
+      if (obj !== undefined) this.queueAction("Sync", obj);
+    }
+  }
+
+  /**
+   * Waits for a key, removes it with all its deltas and hands them to `process` (synchronously, so nothing else
+   * touches the queue meanwhile: client-go holds its lock during process). Resolves true when an item was
+   * processed, false when the queue was closed or `signal` aborted. An exception from `process` propagates after
+   * the item has been removed.
+   */
+  async pop(process: PopProcessFunc<T>, signal?: AbortSignal): Promise<boolean> {
+    while (this.length === 0) {
+      if (this.closed || signal?.aborted) return false;
+      await this.waitForItem(signal);
+    }
+    if (this.closed) return false;
+    const isInInitialList = !this.hasSynced();
+    const key = this.queue[this.head]!;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    const deltas = this.items.get(key)!;
+    this.items.delete(key);
+    try {
+      process(deltas, isInInitialList);
+    } finally {
+      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    }
+    return true;
+  }
+
+  /** True once the first full LIST has been popped and processed (see class invariants). */
+  hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  /** Number of keys waiting. */
+  get length(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Keys waiting, in pop order. */
+  listKeys(): string[] {
+    return this.queue.slice(this.head);
+  }
+
+  /** The pending deltas of one key (a copy), or undefined. */
+  pending(key: string): Delta<T>[] | undefined {
+    const deltas = this.items.get(key);
+    return deltas ? [...deltas] : undefined;
+  }
+
+  /** Closes the queue: waiting and future `pop` calls resolve false. */
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  /** True after {@link close}. */
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyFunc(obj);
+    let object = obj;
+    if (this.transformer && type !== "Sync" && !(obj instanceof DeletedFinalStateUnknown)) {
+      object = this.transformer(obj);
+    }
+    const existing = this.items.get(key);
+    const deltas = dedupDeltas([...(existing ?? []), { type, object }]);
+    if (!existing) this.queue.push(key);
+    this.items.set(key, deltas);
+    this.wake();
+  }
+
+  private waitForItem(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+/** Merges the last two deltas when both are deletions (client-go's `dedupDeltas` + `isDeletionDup`). */
+function dedupDeltas<T>(deltas: Delta<T>[]): Delta<T>[] {
+  const n = deltas.length;
+  if (n < 2) return deltas;
+  const a = deltas[n - 1]!;
+  const b = deltas[n - 2]!;
+  if (a.type !== "Deleted" || b.type !== "Deleted") return deltas;
+  // Keep the older real object; if the older one is a tombstone, keep the newer one.
+  const kept = b.object instanceof DeletedFinalStateUnknown ? a : b;
+  return [...deltas.slice(0, n - 2), kept];
+}

@@ -1,0 +1,130 @@
+import type { KubeConfig } from "@kubernetes/client-node";
+import { type ListerWatcher, ListWatch, type ListWatchScope } from "../client/list-watch.js";
+import type { MetaObject } from "../client/object.js";
+import { descriptorKey, type ResourceDescriptor } from "../client/resource-descriptor.js";
+import type { Clock } from "../clock/clock.js";
+import { Lister } from "./lister.js";
+import { SharedIndexInformer, type SharedIndexInformerOptions } from "./shared-index-informer.js";
+
+/** Options of {@link SharedInformerFactory}. */
+export interface SharedInformerFactoryOptions {
+  /** Resync period of every informer (default 0: never). */
+  defaultResyncMs?: number;
+  /** Per-resource resync (client-go's `WithCustomResyncConfig`); return undefined to use the default. */
+  customResyncMs?: (resource: ResourceDescriptor) => number | undefined;
+  /** Default scope of every informer (client-go's `WithNamespace` / `WithTweakListOptions`). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Transform installed on every informer (client-go's `WithTransform`). */
+  transform?: (obj: MetaObject) => MetaObject;
+  clock?: Clock;
+  random?: () => number;
+  onError?: (err: unknown, context: string) => void;
+  reflector?: SharedIndexInformerOptions<MetaObject>["reflector"];
+  /** How to build the ListerWatcher of a resource; default a client-node {@link ListWatch} on the kubeConfig. */
+  listWatchFor?: (resource: ResourceDescriptor, scope: ListWatchScope) => ListerWatcher<MetaObject>;
+}
+
+function scopeKey(resource: ResourceDescriptor, scope: ListWatchScope): string {
+  return [
+    descriptorKey(resource),
+    scope.namespace ?? "",
+    scope.labelSelector ?? "",
+    scope.fieldSelector ?? "",
+  ].join("|");
+}
+
+/**
+ * Hands out one shared informer per resource (and scope), so every controller in a process shares one LIST+WATCH
+ * and one cache per resource. Mirrors client-go's `informers.SharedInformerFactory` (which keys by Go type; here
+ * the key is the resource descriptor plus namespace and selectors).
+ *
+ * - `informerFor` twice with the same resource and scope returns the same informer;
+ * - `start()` starts the informers not started yet (call it again after asking for new ones);
+ * - `waitForCacheSync()` waits for the started ones and reports each;
+ * - `shutdown()` stops them all and waits; afterwards `start()` does nothing and `informerFor` throws.
+ */
+export class SharedInformerFactory {
+  private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
+  private readonly started = new Set<string>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig | undefined,
+    private readonly options: SharedInformerFactoryOptions = {},
+  ) {
+    if (!kubeConfig && !options.listWatchFor) {
+      throw new Error("SharedInformerFactory needs a KubeConfig or a listWatchFor option");
+    }
+  }
+
+  /** The shared informer of `resource` in `scope` (default: the factory's scope), created on first use. */
+  informerFor<T extends MetaObject = MetaObject>(
+    resource: ResourceDescriptor,
+    scope: ListWatchScope = {},
+  ): SharedIndexInformer<T> {
+    if (this.shuttingDown) throw new Error("the informer factory has been shut down");
+    const full: ListWatchScope = {
+      namespace: scope.namespace ?? this.options.namespace,
+      labelSelector: scope.labelSelector ?? this.options.labelSelector,
+      fieldSelector: scope.fieldSelector ?? this.options.fieldSelector,
+    };
+    if (!resource.namespaced) full.namespace = undefined;
+    const key = scopeKey(resource, full);
+    let informer = this.informers.get(key);
+    if (!informer) {
+      const listWatch = this.options.listWatchFor
+        ? this.options.listWatchFor(resource, full)
+        : new ListWatch(this.kubeConfig!, resource, full);
+      informer = new SharedIndexInformer<MetaObject>(listWatch, {
+        name: key,
+        resyncPeriodMs: this.options.customResyncMs?.(resource) ?? this.options.defaultResyncMs ?? 0,
+        clock: this.options.clock,
+        random: this.options.random,
+        onError: this.options.onError,
+        reflector: this.options.reflector,
+      });
+      if (this.options.transform) informer.setTransform(this.options.transform);
+      this.informers.set(key, informer);
+    }
+    return informer as unknown as SharedIndexInformer<T>;
+  }
+
+  /** A lister over the shared informer of `resource` (creating the informer if needed). */
+  listerFor<T extends MetaObject = MetaObject>(
+    resource: ResourceDescriptor,
+    scope: ListWatchScope = {},
+  ): Lister<T> {
+    return new Lister<T>(this.informerFor<T>(resource, scope).getIndexer());
+  }
+
+  /** Starts every informer not started yet; does nothing after shutdown. */
+  start(): void {
+    if (this.shuttingDown) return;
+    for (const [key, informer] of this.informers) {
+      if (this.started.has(key)) continue;
+      this.started.add(key);
+      informer.start();
+    }
+  }
+
+  /** Waits for every started informer to sync; the map says which did (false if `signal` aborted first). */
+  async waitForCacheSync(signal?: AbortSignal): Promise<Map<string, boolean>> {
+    const result = new Map<string, boolean>();
+    const keys = [...this.started];
+    await Promise.all(
+      keys.map(async (key) => {
+        const informer = this.informers.get(key)!;
+        result.set(key, await informer.waitForCacheSync(signal));
+      }),
+    );
+    return result;
+  }
+
+  /** Stops every informer and waits until all of them have stopped. Idempotent. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+}

@@ -1,0 +1,214 @@
+import type { MetaObject } from "../client/object.js";
+import { type Indexers, type IndexFunc, metaNamespaceIndexFunc, NAMESPACE_INDEX } from "./index-funcs.js";
+import type { Store } from "./store.js";
+import {
+  type DeletedFinalStateUnknown,
+  deletionHandlingMetaNamespaceKeyFunc,
+  type KeyFunc,
+} from "./tombstone.js";
+
+/**
+ * The informer's cache: a keyed store plus secondary indices. client-go's `cache.Indexer` over its
+ * `threadSafeMap` (a JavaScript event loop gives the same atomicity as its RWMutex: no method yields).
+ *
+ * Invariants:
+ * - for every stored key k and every index n: k is in `indices[n][v]` exactly when v is one of `indexers[n]`
+ *   applied to the stored object of k; value sets are never empty (emptied ones are removed);
+ * - `add` and `update` are the same upsert; `delete` of an unknown key does nothing;
+ * - `replace` swaps the content and rebuilds every index;
+ * - an index function that throws leaves the store unchanged (client-go panics instead).
+ *
+ * The namespace index ({@link NAMESPACE_INDEX}) is always installed, as client-go's generated informers do.
+ * Objects are shared with every reader: never mutate an object you got from the cache.
+ */
+export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
+  private items = new Map<string, T>();
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+  private indices = new Map<string, Map<string, Set<string>>>();
+
+  constructor(
+    indexers: Indexers<T> = {},
+    private readonly keyFunc: KeyFunc<T> = deletionHandlingMetaNamespaceKeyFunc,
+  ) {
+    this.indexers.set(NAMESPACE_INDEX, metaNamespaceIndexFunc);
+    this.indices.set(NAMESPACE_INDEX, new Map());
+    this.addIndexers(indexers);
+  }
+
+  /** The key this store files `obj` under. */
+  keyOf(obj: T | DeletedFinalStateUnknown<T>): string {
+    return this.keyFunc(obj);
+  }
+
+  add(obj: T): void {
+    this.upsert(this.keyFunc(obj), obj);
+  }
+
+  update(obj: T): void {
+    this.upsert(this.keyFunc(obj), obj);
+  }
+
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyFunc(obj);
+    const old = this.items.get(key);
+    if (old === undefined) return;
+    this.unindex(key, this.valuesOf(old, key));
+    this.items.delete(key);
+  }
+
+  list(): T[] {
+    return [...this.items.values()];
+  }
+
+  listKeys(): string[] {
+    return [...this.items.keys()];
+  }
+
+  get(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
+    return this.items.get(this.keyFunc(obj));
+  }
+
+  getByKey(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
+  /** Number of stored objects. */
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** Replaces the whole content and rebuilds every index (the `resourceVersion` argument is unused, as in client-go). */
+  replace(list: T[], _resourceVersion = ""): void {
+    const items = new Map<string, T>();
+    for (const obj of list) items.set(this.keyFunc(obj), obj);
+    const indices = new Map<string, Map<string, Set<string>>>();
+    for (const name of this.indexers.keys()) indices.set(name, new Map());
+    for (const [key, obj] of items) this.indexInto(indices, key, this.valuesOf(obj, key));
+    this.items = items;
+    this.indices = indices;
+  }
+
+  /** A plain store has nothing to re-deliver. */
+  resync(): void {}
+
+  /** Objects sharing at least one indexed value with `obj` under index `indexName` (client-go's `Index`). */
+  index(indexName: string, obj: T): T[] {
+    const fn = this.indexFunc(indexName);
+    const keys = new Set<string>();
+    for (const value of fn(obj)) for (const key of this.indexKeys(indexName, value)) keys.add(key);
+    return [...keys].map((k) => this.items.get(k)!);
+  }
+
+  /** Keys whose objects have `value` under index `indexName`. */
+  indexKeys(indexName: string, value: string): string[] {
+    this.indexFunc(indexName);
+    return [...(this.indices.get(indexName)?.get(value) ?? [])];
+  }
+
+  /** Objects that have `value` under index `indexName`. */
+  byIndex(indexName: string, value: string): T[] {
+    return this.indexKeys(indexName, value).map((k) => this.items.get(k)!);
+  }
+
+  /** Every value currently present in index `indexName`. */
+  listIndexFuncValues(indexName: string): string[] {
+    this.indexFunc(indexName);
+    return [...(this.indices.get(indexName)?.keys() ?? [])];
+  }
+
+  /** The registered index functions, namespace index included. */
+  getIndexers(): Indexers<T> {
+    return Object.fromEntries(this.indexers);
+  }
+
+  /**
+   * Adds indices and back-fills them from the current content (client-go >= 1.30; older versions refused once the
+   * store held items). A name that is already registered is an error, and nothing is added.
+   */
+  addIndexers(indexers: Indexers<T>): void {
+    const entries = Object.entries(indexers);
+    for (const [name, fn] of entries) {
+      if (this.indexers.has(name)) throw new Error(`indexer conflict: index "${name}" already exists`);
+      if (typeof fn !== "function") throw new Error(`index "${name}" needs an index function`);
+    }
+    const built = new Map<string, Map<string, Set<string>>>();
+    for (const [name, fn] of entries) {
+      const index = new Map<string, Set<string>>();
+      for (const [key, obj] of this.items) {
+        for (const value of this.callIndexFunc(name, fn, obj, key)) addToSet(index, value, key);
+      }
+      built.set(name, index);
+    }
+    for (const [name, fn] of entries) {
+      this.indexers.set(name, fn);
+      this.indices.set(name, built.get(name)!);
+    }
+  }
+
+  private indexFunc(indexName: string): IndexFunc<T> {
+    const fn = this.indexers.get(indexName);
+    if (!fn) throw new Error(`Index with name ${indexName} does not exist`);
+    return fn;
+  }
+
+  private upsert(key: string, obj: T): void {
+    const newValues = this.valuesOf(obj, key);
+    const old = this.items.get(key);
+    if (old !== undefined) this.unindex(key, this.valuesOf(old, key));
+    this.items.set(key, obj);
+    this.indexInto(this.indices, key, newValues);
+  }
+
+  /** Every index's values for one object, computed before anything is mutated so a throwing IndexFunc is harmless. */
+  private valuesOf(obj: T, key: string): Map<string, string[]> {
+    const values = new Map<string, string[]>();
+    for (const [name, fn] of this.indexers) values.set(name, this.callIndexFunc(name, fn, obj, key));
+    return values;
+  }
+
+  private callIndexFunc(name: string, fn: IndexFunc<T>, obj: T, key: string): string[] {
+    let values: unknown;
+    try {
+      values = fn(obj);
+    } catch (err) {
+      throw new Error(
+        `index "${name}" failed on "${key}": ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (!Array.isArray(values))
+      throw new Error(`index "${name}" returned ${typeof values} for "${key}", not string[]`);
+    return values as string[];
+  }
+
+  private indexInto(
+    indices: Map<string, Map<string, Set<string>>>,
+    key: string,
+    values: Map<string, string[]>,
+  ): void {
+    for (const [name, vals] of values) {
+      const index = indices.get(name)!;
+      for (const value of vals) addToSet(index, value, key);
+    }
+  }
+
+  private unindex(key: string, values: Map<string, string[]>): void {
+    for (const [name, vals] of values) {
+      const index = this.indices.get(name)!;
+      for (const value of vals) {
+        const set = index.get(value);
+        if (!set) continue;
+        set.delete(key);
+        if (set.size === 0) index.delete(value);
+      }
+    }
+  }
+}
+
+function addToSet(index: Map<string, Set<string>>, value: string, key: string): void {
+  let set = index.get(value);
+  if (!set) {
+    set = new Set();
+    index.set(value, set);
+  }
+  set.add(key);
+}

@@ -1,0 +1,335 @@
+import type { ListerWatcher } from "../client/list-watch.js";
+import { type MetaObject, resourceVersionOf } from "../client/object.js";
+import { type Clock, realClock } from "../clock/clock.js";
+import { waitForCacheSync } from "../controller/wait-for-cache-sync.js";
+import { type Delta, DeltaFIFO } from "./delta-fifo.js";
+import type { Indexers } from "./index-funcs.js";
+import { Indexer } from "./indexer.js";
+import { type Notification, ProcessorListener, type ResourceEventHandler } from "./processor-listener.js";
+import { Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
+
+/** Shortest resync period a handler can get (client-go's `minimumResyncPeriod`). */
+export const MINIMUM_RESYNC_PERIOD_MS = 1000;
+
+/** Options of {@link SharedIndexInformer}. */
+export interface SharedIndexInformerOptions<T> {
+  /** Default handler resync period and the resync check period; 0 (default) means never resync. */
+  resyncPeriodMs?: number;
+  /** Extra indices (the namespace index is always there). */
+  indexers?: Indexers<T>;
+  /** Name in error reports, e.g. "configmaps". */
+  name?: string;
+  clock?: Clock;
+  /** U[0,1) source for watch timeouts and backoff jitter. */
+  random?: () => number;
+  /** Receives every error the informer survives: reflector failures, handler exceptions, index errors. */
+  onError?: (err: unknown, context: string) => void;
+  /** Reflector tuning (page size, watchdog, minimum watch timeout, backoff). */
+  reflector?: Pick<
+    ReflectorOptions,
+    "pageSize" | "watchIdleTimeoutMs" | "minWatchTimeoutSeconds" | "backoff"
+  >;
+}
+
+/** Handle returned by `addEventHandler` (client-go's `ResourceEventHandlerRegistration`). */
+export interface ResourceEventHandlerRegistration {
+  /** True when the informer has synced and this handler has processed every object of its initial list. */
+  hasSynced(): boolean;
+}
+
+/** Per-listener bookkeeping: due for resync now?, and its running loop. */
+interface ListenerEntry {
+  syncing: boolean;
+  stop?: AbortController;
+  loop?: Promise<void>;
+}
+
+/** A client-go resync period rule: 0 stays 0, an informer without resync never resyncs, else at least the check period. */
+function determineResyncPeriod(desiredMs: number, checkMs: number): number {
+  if (desiredMs === 0 || checkMs === 0) return 0;
+  return Math.max(desiredMs, checkMs);
+}
+
+/**
+ * One LIST+WATCH per resource shared by any number of handlers, with an indexed cache. Mirrors client-go's
+ * `sharedIndexInformer` with the classic DeltaFIFO queue (1.33+ use RealFIFO, `InOrderInformers`).
+ *
+ * Data path: Reflector -> DeltaFIFO -> pop loop -> (1) update the Indexer, (2) notify every handler's own buffer.
+ * Guarantees:
+ * - notifications go out after the cache update, so a handler reading the cache sees at least that state;
+ * - each handler has its own unbounded buffer and async loop: a slow, stuck or throwing handler never blocks the
+ *   cache or the other handlers (client-go's re-panicking crash handler would kill the process instead);
+ * - `onUpdate(old, new)` gets the real previously cached object; same-resourceVersion updates (resyncs, unchanged
+ *   objects in a relist) only go to handlers whose resync is due;
+ * - a handler added after start first gets every cached object as `onAdd(obj, true)`, then live events;
+ * - `hasSynced()` turns true once the first LIST has been fully processed into the cache.
+ */
+export class SharedIndexInformer<T extends MetaObject = MetaObject> {
+  private readonly indexer: Indexer<T>;
+  private readonly clock: Clock;
+  private readonly report: (err: unknown, context: string) => void;
+  private readonly listeners = new Map<ProcessorListener<T>, ListenerEntry>();
+  private readonly registrations = new Map<ResourceEventHandlerRegistration, ProcessorListener<T>>();
+  private readonly defaultResyncMs: number;
+  private resyncCheckPeriodMs: number;
+  private transform: ((obj: T) => T) | undefined;
+  private fifo: DeltaFIFO<T> | undefined;
+  private reflector: Reflector<T> | undefined;
+  private readonly controller = new AbortController();
+  private started = false;
+  private stopped = false;
+  private done: Promise<void> | undefined;
+
+  constructor(
+    private readonly listerWatcher: ListerWatcher<T>,
+    private readonly options: SharedIndexInformerOptions<T> = {},
+  ) {
+    const resync = options.resyncPeriodMs ?? 0;
+    if (!(resync >= 0)) throw new Error(`resyncPeriodMs must be >= 0, got ${resync}`);
+    this.defaultResyncMs = resync;
+    this.resyncCheckPeriodMs = resync;
+    this.clock = options.clock ?? realClock;
+    this.indexer = new Indexer<T>(options.indexers ?? {});
+    const onError =
+      options.onError ??
+      ((err: unknown, context: string) =>
+        console.error(
+          `informer ${options.name ?? ""}: ${context}: ${err instanceof Error ? err.message : err}`,
+        ));
+    this.report = (err, context) => {
+      try {
+        onError(err, context);
+      } catch {
+        // a reporter that throws must not stop the informer
+      }
+    };
+  }
+
+  /** The informer's cache (read it; never mutate the objects). */
+  getIndexer(): Indexer<T> {
+    return this.indexer;
+  }
+
+  /** Same as {@link getIndexer}: client-go's `GetStore`. */
+  getStore(): Indexer<T> {
+    return this.indexer;
+  }
+
+  /** Adds indices, back-filled from the current cache. */
+  addIndexers(indexers: Indexers<T>): void {
+    this.indexer.addIndexers(indexers);
+  }
+
+  /**
+   * Sets a function applied once to every object entering the queue, before the cache and handlers see it (strip
+   * managedFields to save memory, for instance). It must be idempotent. Only before start, as in client-go.
+   */
+  setTransform(transform: (obj: T) => T): void {
+    if (this.started) throw new Error("setTransform must be called before the informer starts");
+    this.transform = transform;
+  }
+
+  /**
+   * Registers a handler with its own resync period (default: the informer's). Periods below 1 s are raised to 1 s;
+   * an informer created with resync 0 never resyncs. After start, the handler first receives every cached object.
+   * Throws once the informer has stopped.
+   */
+  addEventHandler(
+    handler: ResourceEventHandler<T>,
+    resyncPeriodMs?: number,
+  ): ResourceEventHandlerRegistration {
+    if (this.stopped) throw new Error("handler cannot be added: the informer has stopped");
+    if (!handler || typeof handler !== "object") throw new Error("addEventHandler needs a handler object");
+    let period = resyncPeriodMs ?? this.defaultResyncMs;
+    if (!(period >= 0)) throw new Error(`resync period must be >= 0, got ${period}`);
+    if (period > 0) {
+      if (period < MINIMUM_RESYNC_PERIOD_MS) period = MINIMUM_RESYNC_PERIOD_MS;
+      if (period < this.resyncCheckPeriodMs) {
+        if (this.started) period = this.resyncCheckPeriodMs;
+        else {
+          this.resyncCheckPeriodMs = period;
+          for (const l of this.listeners.keys()) {
+            l.resyncPeriodMs = determineResyncPeriod(l.requestedResyncPeriodMs, period);
+          }
+        }
+      }
+    }
+    const listener = new ProcessorListener<T>(
+      handler,
+      period,
+      determineResyncPeriod(period, this.resyncCheckPeriodMs),
+      this.clock.now(),
+      () => this.hasSynced(),
+      this.report,
+    );
+    const registration: ResourceEventHandlerRegistration = { hasSynced: () => listener.hasSynced() };
+    this.registrations.set(registration, listener);
+    this.listeners.set(listener, { syncing: true });
+    if (this.started) {
+      this.startListener(listener);
+      // Synchronous with respect to delta processing (client-go takes blockDeltas): a consistent snapshot first.
+      for (const obj of this.indexer.list()) listener.add({ type: "add", obj, isInInitialList: true });
+    }
+    return registration;
+  }
+
+  /** Unregisters a handler; its loop stops (notifications still buffered are dropped). */
+  removeEventHandler(registration: ResourceEventHandlerRegistration): void {
+    const listener = this.registrations.get(registration);
+    if (!listener) return;
+    this.registrations.delete(registration);
+    this.listeners.get(listener)?.stop?.abort();
+    this.listeners.delete(listener);
+  }
+
+  /** True once the first LIST has been popped and processed into the cache (client-go's `HasSynced`). */
+  hasSynced(): boolean {
+    return this.fifo?.hasSynced() ?? false;
+  }
+
+  /**
+   * Waits until this informer and every extra function (e.g. registrations' `hasSynced`) report synced, polling
+   * every 100 ms through the informer's clock (client-go's `cache.WaitForCacheSync`). Resolves false if `signal`
+   * aborts or the informer stops first.
+   */
+  waitForCacheSync(signal?: AbortSignal, ...fns: Array<() => boolean>): Promise<boolean> {
+    const until = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
+    return waitForCacheSync([() => this.hasSynced(), ...fns], { clock: this.clock, signal: until });
+  }
+
+  /** The reflector's last synced resourceVersion ("" before start). */
+  lastSyncResourceVersion(): string {
+    return this.reflector?.lastSyncResourceVersion() ?? "";
+  }
+
+  /** The reflector's counters (lists, watches, 410s...), or undefined before start. */
+  reflectorStats(): ReflectorStats | undefined {
+    return this.reflector?.stats();
+  }
+
+  /** True after {@link start} or {@link run}. */
+  isStarted(): boolean {
+    return this.started;
+  }
+
+  /** True once the informer has stopped. */
+  isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Runs the informer until `signal` aborts (or {@link stop}); resolves when the reflector, the pop loop and every
+   * handler loop have stopped. A second call returns the first run's promise.
+   */
+  run(signal?: AbortSignal): Promise<void> {
+    if (signal) {
+      if (signal.aborted) this.controller.abort();
+      else signal.addEventListener("abort", () => this.controller.abort(), { once: true });
+    }
+    if (!this.done) this.done = this.runInternal();
+    return this.done;
+  }
+
+  /** Starts the informer in the background (idempotent). */
+  start(): void {
+    void this.run();
+  }
+
+  /** Stops everything it started and waits for it; idempotent, and safe before start. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    if (this.done) await this.done;
+    this.stopped = true;
+  }
+
+  private async runInternal(): Promise<void> {
+    const signal = this.controller.signal;
+    if (signal.aborted || this.stopped) {
+      this.stopped = true;
+      return;
+    }
+    this.started = true;
+    const fifo = new DeltaFIFO<T>({ knownObjects: this.indexer, transformer: this.transform });
+    this.fifo = fifo;
+    this.reflector = new Reflector<T>(this.listerWatcher, fifo, {
+      ...this.options.reflector,
+      name: this.options.name,
+      clock: this.clock,
+      random: this.options.random,
+      resyncPeriodMs: this.resyncCheckPeriodMs,
+      shouldResync: () => this.shouldResync(),
+      onError: this.report,
+    });
+    for (const listener of this.listeners.keys()) this.startListener(listener);
+    await Promise.all([this.reflector.run(signal), this.popLoop(fifo, signal)]);
+    fifo.close();
+    // The processor stops strictly after the controller (reflector + pop loop), as in client-go.
+    const loops = [...this.listeners.values()].map((entry) => {
+      entry.stop?.abort();
+      return entry;
+    });
+    await Promise.all(loops.map((l) => l.loop));
+    this.stopped = true;
+  }
+
+  private startListener(listener: ProcessorListener<T>): void {
+    const entry = this.listeners.get(listener)!;
+    entry.stop = new AbortController();
+    entry.loop = listener.run(entry.stop.signal);
+  }
+
+  private async popLoop(fifo: DeltaFIFO<T>, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        if (!(await fifo.pop((deltas, initial) => this.handleDeltas(deltas, initial), signal))) return;
+      } catch (err) {
+        this.report(err, "process deltas");
+      }
+    }
+  }
+
+  /** client-go's `processDeltas`: update the cache, then notify (Sync/Replaced/Added/Updated -> add or update). */
+  private handleDeltas(deltas: Delta<T>[], isInInitialList: boolean): void {
+    for (const delta of deltas) {
+      try {
+        if (delta.type === "Deleted") {
+          this.indexer.delete(delta.object);
+          this.distribute({ type: "delete", obj: delta.object }, false);
+          continue;
+        }
+        const obj = delta.object as T;
+        const old = this.indexer.get(obj);
+        if (old !== undefined) {
+          this.indexer.update(obj);
+          const isSync = resourceVersionOf(old) === resourceVersionOf(obj);
+          this.distribute({ type: "update", oldObj: old, newObj: obj }, isSync);
+        } else {
+          this.indexer.add(obj);
+          this.distribute({ type: "add", obj, isInInitialList }, false);
+        }
+      } catch (err) {
+        this.report(err, `cache ${delta.type}`);
+      }
+    }
+  }
+
+  private distribute(notification: Notification<T>, sync: boolean): void {
+    for (const [listener, entry] of this.listeners) {
+      if (!sync || entry.syncing) listener.add(notification);
+    }
+  }
+
+  /** Called by the reflector's resync timer: marks due listeners as syncing; true if any is due. */
+  private shouldResync(): boolean {
+    const now = this.clock.now();
+    let needed = false;
+    for (const [listener, entry] of this.listeners) {
+      entry.syncing = listener.shouldResync(now);
+      if (entry.syncing) {
+        needed = true;
+        listener.determineNextResync(now);
+      }
+    }
+    return needed;
+  }
+}
