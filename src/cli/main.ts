@@ -32,6 +32,14 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: "run the benchmarks and write figures to bench-results/ (npm run bench)",
     load: () => import("./bench.js"),
   },
+  envtest: {
+    summary: "build or locate real kube-apiserver/etcd binaries, or run an envtest control plane",
+    load: () => import("./envtest.js"),
+  },
+  conformance: {
+    summary: "run the API scenario suite on every available backend; side-by-side table",
+    load: () => import("./conformance.js"),
+  },
 };
 
 function usage(): string {
