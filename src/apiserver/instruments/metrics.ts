@@ -5,7 +5,7 @@
  * LIST and one long WATCH, instead of a GET per reconcile.
  */
 
-/** One row of {@link MetricsSnapshot.requests}. */
+/** One row of {@link ApiMetricsSnapshot.requests}. */
 export interface RequestCount {
   verb: string;
   /** Resource (with `/subresource`), or a non-resource label such as `discovery` or `health`. */
@@ -15,7 +15,7 @@ export interface RequestCount {
 }
 
 /** A point-in-time copy of every counter. */
-export interface MetricsSnapshot {
+export interface ApiMetricsSnapshot {
   requests: RequestCount[];
   /** Sum of all request counts. */
   totalRequests: number;
@@ -103,7 +103,7 @@ export class ApiMetrics {
   }
 
   /** A copy of every counter, requests sorted by verb, resource, code. */
-  snapshot(): MetricsSnapshot {
+  snapshot(): ApiMetricsSnapshot {
     const requests = [...this.counts.values()]
       .map((r) => ({ ...r }))
       .sort(
