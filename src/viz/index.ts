@@ -1,1 +1,10 @@
-export {};
+/**
+ * Pictures from live state for the notebooks: mermaid builders (flowcharts, xy charts, request bars), markdown
+ * tables, and display helpers that render in JupyterLab through tslab and print markdown everywhere else.
+ */
+export * from "./display.js";
+export * from "./flowchart.js";
+export * from "./mermaid-text.js";
+export * from "./metrics-chart.js";
+export * from "./table.js";
+export * from "./xychart.js";

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import {
+  dataPathFlowchart,
+  flowchart,
+  markdownTable,
+  mermaidFence,
+  mermaidId,
+  mermaidLabel,
+  requestBarChart,
+  requestLabel,
+  xyChart,
+} from "../../../src/viz/index.js";
+
+describe("mermaid text rules", () => {
+  it("makes ids from any text", () => {
+    expect(mermaidId("kube-system/coredns")).toBe("kube_system_coredns");
+    expect(mermaidId("1st")).toBe("n_1st");
+    expect(mermaidId("")).toBe("n_");
+  });
+
+  it("quotes labels and escapes what would end them", () => {
+    expect(mermaidLabel('say "hi" <b>\nnext')).toBe('"say #quot;hi#quot; #lt;b#gt;<br/>next"');
+  });
+
+  it("fences a diagram for markdown", () => {
+    expect(mermaidFence("flowchart LR\n  a --> b\n\n")).toBe("```mermaid\nflowchart LR\n  a --> b\n```");
+  });
+});
+
+describe("flowchart", () => {
+  it("draws shapes, dashed and labelled edges, and highlights", () => {
+    const src = flowchart({
+      nodes: [{ id: "q", label: "queue", shape: "store", highlight: true }, { id: "w" }],
+      edges: [{ from: "q", to: "w", label: "key", dashed: true }],
+    });
+    expect(src.split("\n")).toEqual([
+      "flowchart LR",
+      '  q[("queue")]',
+      '  w["w"]',
+      '  q -.->|"key"| w',
+      "  classDef hot fill:#ffe8b0,stroke:#d08000,stroke-width:3px",
+      "  class q hot",
+      "",
+    ]);
+  });
+
+  it("rejects an edge to an undeclared node", () => {
+    expect(() => flowchart({ nodes: [{ id: "a" }], edges: [{ from: "a", to: "typo" }] })).toThrow(
+      /unknown node "typo"/,
+    );
+  });
+
+  it("data path shows counts under stages and highlights the chosen ones", () => {
+    const src = dataPathFlowchart({ highlight: ["Reflector"], counts: { RateLimitingQueue: 7 } });
+    expect(src).toContain('RateLimitingQueue["RateLimitingQueue<br/>7"]');
+    expect(src).toContain("class Reflector hot");
+    expect(src).toContain('apiserver -->|"HTTP list + watch"| ListWatch');
+    expect(dataPathFlowchart()).not.toContain("classDef");
+  });
+});
+
+describe("xyChart", () => {
+  it("writes title, axes, range and every series", () => {
+    const src = xyChart({
+      title: "backoff",
+      x: [1, 2, 3],
+      xLabel: "attempt",
+      yLabel: "ms",
+      yRange: [0, 40],
+      series: [{ kind: "line", values: [5, 10, 1 / 3] }],
+    });
+    expect(src).toBe(
+      'xychart-beta\n  title "backoff"\n  x-axis "attempt" ["1", "2", "3"]\n  y-axis "ms" 0 --> 40\n  line [5, 10, 0.333333]\n',
+    );
+  });
+
+  it("rejects mismatched, empty and non-finite data", () => {
+    expect(() => xyChart({ x: [1, 2], series: [{ kind: "bar", values: [1] }] })).toThrow(/1 values for 2 x/);
+    expect(() => xyChart({ x: [], series: [{ kind: "bar", values: [] }] })).toThrow(/at least one x/);
+    expect(() => xyChart({ x: [1], series: [] })).toThrow(/at least one series/);
+    expect(() => xyChart({ x: [1], series: [{ kind: "line", values: [Number.NaN] }] })).toThrow(/finite/);
+  });
+});
+
+describe("requestBarChart", () => {
+  it("sums rows per label, marks non-2xx codes and puts the biggest first", () => {
+    const rows = [
+      { verb: "GET", resource: "configmaps", code: 200, count: 1 },
+      { verb: "LIST", resource: "configmaps", code: 200, count: 4 },
+      { verb: "GET", resource: "configmaps", code: 200, count: 2 },
+      { verb: "GET", resource: "configmaps", code: 404, count: 1 },
+    ];
+    const src = requestBarChart(rows, "after the informer synced");
+    expect(src).toContain('x-axis ["LIST configmaps", "GET configmaps", "GET configmaps 404"]');
+    expect(src).toContain("bar [4, 3, 1]");
+    expect(src).toContain('title "after the informer synced"');
+    expect(requestLabel({ verb: "WATCH", resource: "pods", code: 200 })).toBe("WATCH pods");
+  });
+
+  it("draws an explicit empty bar when there were no requests", () => {
+    expect(requestBarChart([])).toContain('x-axis ["(no requests)"]');
+  });
+});
+
+describe("markdownTable", () => {
+  it("renders headers, escapes pipes and blanks missing cells", () => {
+    expect(
+      markdownTable(
+        ["verb", "count"],
+        [
+          ["GET|LIST", 3],
+          [null, undefined],
+        ],
+      ),
+    ).toBe("| verb | count |\n|---|---|\n| GET\\|LIST | 3 |\n|  |  |\n");
+  });
+
+  it("rejects ragged rows", () => {
+    expect(() => markdownTable(["a", "b"], [["only one"]])).toThrow(/row 0 has 1 cells for 2 columns/);
+  });
+});
