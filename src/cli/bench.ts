@@ -3,7 +3,10 @@ import { join } from "node:path";
 import type { BenchFigure, Benchmark } from "../bench/types.js";
 
 /** Every benchmark module, loaded lazily. Areas add their module here. */
-const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [];
+const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [
+  () => import("../bench/workqueue.js"),
+  () => import("../bench/controller.js"),
+];
 
 function row(f: BenchFigure): string {
   const peer = f.peer ? `${f.peer.name}: ${f.peer.value.toFixed(2)} (ratio ${f.peer.ratio.toFixed(2)})` : "";
