@@ -109,6 +109,8 @@ export interface WatchSink {
 /** A running backend watch. */
 export interface WatchHandle {
   stop(): void;
+  /** Sends one BOOKMARK at the current revision now (if the watch allows bookmarks), e.g. before closing it. */
+  bookmark?(): void;
 }
 
 /** `metav1.DeleteOptions`. */
@@ -182,4 +184,11 @@ export interface ApiBackend {
   currentRevision(): number;
   /** Drops all watch history up to now, so any resume from an older resourceVersion gets 410 (teaching fault). */
   compactHistory(): void;
+  /**
+   * Optional fast path: the whole LIST response body as JSON, built from each item's stored bytes (same
+   * semantics and errors as `list`).
+   */
+  listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): string;
+  /** Optional: stops the backend's timers (watch bookmarks) and closes its watches. Idempotent. */
+  stop?(): void;
 }

@@ -1,0 +1,113 @@
+import { isJsonObject, type JsonObject } from "../storage/json.js";
+import type { FieldErrors } from "./field-errors.js";
+
+/** The part of a structural OpenAPI v3 schema the embedded server checks. */
+export interface SchemaProps {
+  type?: string;
+  properties?: Record<string, SchemaProps>;
+  items?: SchemaProps;
+  required?: string[];
+  enum?: unknown[];
+  nullable?: boolean;
+  additionalProperties?: SchemaProps | boolean;
+  "x-kubernetes-int-or-string"?: boolean;
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+}
+
+function typeOk(value: unknown, type: string | undefined, schema: SchemaProps): boolean {
+  if (schema["x-kubernetes-int-or-string"]) return typeof value === "string" || Number.isInteger(value);
+  switch (type) {
+    case undefined:
+      return true;
+    case "object":
+      return isJsonObject(value);
+    case "array":
+      return Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    default:
+      return true;
+  }
+}
+
+function goTypeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/**
+ * Validates a value against a structural schema the way apiextensions-apiserver reports it: wrong types
+ * (`<path> in body must be of type integer: "string"`), missing required properties and values outside an
+ * enum, recursively through `properties`, `additionalProperties` and `items`. Unknown fields are neither
+ * pruned nor rejected (the embedded server keeps them, as if `x-kubernetes-preserve-unknown-fields` were set).
+ */
+export function validateAgainstSchema(
+  value: unknown,
+  schema: SchemaProps,
+  path: string,
+  errs: FieldErrors,
+): void {
+  if (value === null || value === undefined) {
+    if (value === null && !schema.nullable && schema.type !== undefined) {
+      errs.invalid(path, "null", `${path} in body must be of type ${schema.type}: "null"`);
+    }
+    return;
+  }
+  if (!typeOk(value, schema.type, schema)) {
+    errs.invalid(
+      path,
+      goTypeName(value),
+      `${path} in body must be of type ${schema.type}: "${goTypeName(value)}"`,
+    );
+    return;
+  }
+  if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    errs.notSupported(
+      path,
+      value,
+      schema.enum.map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
+    );
+  }
+  if (isJsonObject(value)) validateObject(value, schema, path, errs);
+  else if (Array.isArray(value) && schema.items) {
+    value.forEach((item, i) => {
+      validateAgainstSchema(item, schema.items!, `${path}[${i}]`, errs);
+    });
+  }
+}
+
+function validateObject(value: JsonObject, schema: SchemaProps, path: string, errs: FieldErrors): void {
+  const prefix = path ? `${path}.` : "";
+  for (const req of schema.required ?? []) {
+    if (!Object.hasOwn(value, req) || value[req] === undefined) errs.required(`${prefix}${req}`);
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const prop = schema.properties && Object.hasOwn(schema.properties, k) ? schema.properties[k] : undefined;
+    if (prop) validateAgainstSchema(v, prop, `${prefix}${k}`, errs);
+    else if (isJsonObject(schema.additionalProperties)) {
+      validateAgainstSchema(v, schema.additionalProperties, `${prefix}${k}`, errs);
+    }
+  }
+}
+
+/**
+ * Validates a custom object against its version's `openAPIV3Schema`, skipping `apiVersion`, `kind` and
+ * `metadata` (validated by the server itself).
+ */
+export function validateCustomObject(obj: unknown, schema: SchemaProps | undefined, errs: FieldErrors): void {
+  if (!schema || !isJsonObject(obj)) return;
+  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = obj;
+  const { apiVersion: _sa, kind: _sk, metadata: _sm, ...props } = schema.properties ?? {};
+  const required = (schema.required ?? []).filter(
+    (r) => r !== "apiVersion" && r !== "kind" && r !== "metadata",
+  );
+  validateObject(rest, { ...schema, properties: props, required }, "", errs);
+}

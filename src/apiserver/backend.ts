@@ -1,0 +1,471 @@
+/**
+ * The embedded API server's storage-and-semantics backend (`createBackend`).
+ *
+ * Note for the HTTP layer: besides {@link ApiBackend}, the returned backend has three optional extras
+ * declared in types.ts: `listJson()` (a LIST response body built from the stored JSON bytes, no
+ * re-serialization), `stop()` (stops the bookmark timer and closes all watches) and, on watch handles,
+ * `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its timeout).
+ */
+import { type Clock, realClock } from "../clock/clock.js";
+import { ApiError, badRequest, forbidden, notFound, toApiError } from "./errors.js";
+import { applyPatch } from "./patch/apply-patch.js";
+import { builtinResources } from "./registry/builtin-resources.js";
+import { servedResourcesOf } from "./registry/crd.js";
+import { GenericStore, scopeOf } from "./registry/generic-store.js";
+import { ResourceRegistry } from "./registry/resource-registry.js";
+import { apiVersionOf, storageId } from "./registry/resource-type.js";
+import type { ServedResource } from "./registry/served-resource.js";
+import { buildPredicate } from "./selectors/object-predicate.js";
+import { decodeContinue, encodeContinue, expiredContinue } from "./storage/continue-token.js";
+import { isJsonObject } from "./storage/json.js";
+import { type RangePage, readRange } from "./storage/list-reader.js";
+import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
+import {
+  parseResourceVersion,
+  tooLargeResourceVersion,
+  tooOldList,
+  tooOldWatch,
+} from "./storage/resource-version.js";
+import type { StoredVersion } from "./storage/stored-version.js";
+import { SharedWatchEvent } from "./storage/watch-event.js";
+import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchHub } from "./storage/watch-hub.js";
+import type {
+  ApiBackend,
+  DeleteOptions,
+  KubeList,
+  KubeObject,
+  ListOptions,
+  PatchType,
+  ResourceType,
+  WatchHandle,
+  WatchOptions,
+  WatchSink,
+  WriteOptions,
+} from "./types.js";
+
+/** Options of {@link createBackend}. */
+export interface BackendOptions {
+  /** Clock for timestamps and bookmark timers (default: the real clock). */
+  clock?: Clock;
+  /** Events kept for watch resumption (default 10,000). */
+  historySize?: number;
+  /** Period of BOOKMARK events on watches that allow them (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** Random source for generateName suffixes (default Math.random); pass a seeded one for reproducibility. */
+  random?: () => number;
+}
+
+/** The namespaces every cluster starts with. */
+const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+const CRD_STORAGE_ID = "apiextensions.k8s.io/customresourcedefinitions";
+const NAMESPACES_STORAGE_ID = "/namespaces";
+
+/** What a list computes before rendering it as objects or as JSON. */
+interface ListResult {
+  rt: ResourceType;
+  rev: number;
+  page: RangePage;
+}
+
+/**
+ * An in-memory kube-apiserver: MVCC storage with a global revision, watches with a history window,
+ * built-in kinds and CRD-served kinds, and the generic registry's write semantics.
+ */
+export class Backend implements ApiBackend {
+  private readonly clock: Clock;
+  private readonly store: MvccStore;
+  private readonly hub: WatchHub;
+  private readonly registry = new ResourceRegistry();
+  private readonly writes: GenericStore;
+
+  constructor(options: BackendOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    this.store = new MvccStore(options.historySize ?? DEFAULT_HISTORY_SIZE);
+    this.hub = new WatchHub(
+      this.store,
+      this.clock,
+      options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
+    );
+    this.writes = new GenericStore({
+      store: this.store,
+      clock: this.clock,
+      random: options.random ?? Math.random,
+      admitCreate: (rt, ns, name) => this.admitCreate(rt, ns, name),
+    });
+    this.registry.add(...builtinResources(this.clock));
+    const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
+    for (const name of INITIAL_NAMESPACES) this.writes.create(nsType, undefined, { metadata: { name } });
+  }
+
+  resourceTypes(): ResourceType[] {
+    return this.registry.all().map((r) => r.type);
+  }
+
+  findResource(group: string, version: string, resource: string): ResourceType | undefined {
+    return this.registry.find(group, version, resource)?.type;
+  }
+
+  onResourcesChanged(listener: () => void): () => void {
+    return this.registry.onChange(listener);
+  }
+
+  get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    return guard(() => {
+      const served = this.served(rt);
+      return present(this.writes.current(served, namespace, name).object(), rt);
+    });
+  }
+
+  list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): KubeList {
+    return guard(() => {
+      const r = this.readList(rt, namespace, opts);
+      return { ...listEnvelope(r), items: r.page.versions.map((v) => present(v.object(), rt)) };
+    });
+  }
+
+  /** A LIST response body as JSON, assembled from the stored bytes of each item (the fast path for HTTP). */
+  listJson(rt: ResourceType, namespace: string | undefined, opts: ListOptions): string {
+    return guard(() => {
+      const r = this.readList(rt, namespace, opts);
+      const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
+      const apiVersion = apiVersionOf(rt);
+      const items = r.page.versions.map((v) => itemJson(v, apiVersion));
+      return `${envelope.slice(0, -2)}${items.join(",")}]}`;
+    });
+  }
+
+  watch(rt: ResourceType, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): WatchHandle {
+    return guard(() => {
+      const served = this.served(rt);
+      const ns = scopeOrAll(rt, namespace);
+      const match = buildPredicate(
+        opts.labelSelector,
+        opts.fieldSelector,
+        served.strategy.extraFieldLabels,
+        rt.resource,
+      );
+      const rv = parseResourceVersion(opts.resourceVersion);
+      const current = this.store.revision;
+      if (rv > current) throw tooLargeResourceVersion(rv, current);
+      const sendInitial = opts.sendInitialEvents ?? rv === 0;
+      if (!sendInitial && rv > 0 && rv < this.store.compactedRevision) {
+        const status = tooOldWatch(rv, this.store.compactedRevision).status;
+        sink.event(SharedWatchEvent.fromObject("ERROR", { ...status }));
+        sink.close();
+        return { stop: () => {} };
+      }
+      const id = storageId(rt);
+      const watcher = this.hub.add(
+        {
+          resourceId: id,
+          namespace: ns,
+          ...(match ? { match } : {}),
+          apiVersion: apiVersionOf(rt),
+          kind: rt.kind,
+          bookmarks: opts.allowWatchBookmarks === true,
+          rewriteApiVersion: this.registry.byStorageId(id).length > 1,
+        },
+        sink,
+      );
+      if (sendInitial) {
+        const page = readRange(this.store.resource(id), { namespace: ns, rev: current, latest: true });
+        for (const v of page.versions) watcher.initial(v);
+        if (opts.sendInitialEvents === true && opts.allowWatchBookmarks === true) {
+          this.hub.bookmark(watcher, { "k8s.io/initial-events-end": "true" });
+        }
+      } else if (rv > 0) {
+        for (const ev of this.store.history.since(rv)) if (ev.resourceId === id) watcher.deliver(ev);
+      }
+      return {
+        stop: () => watcher.stop(),
+        bookmark: () => {
+          if (watcher.target.bookmarks) this.hub.bookmark(watcher);
+        },
+      };
+    });
+  }
+
+  create(rt: ResourceType, namespace: string | undefined, body: unknown, opts?: WriteOptions): KubeObject {
+    return guard(() => {
+      const served = this.served(rt);
+      const created = this.writes.create(served, namespace, body, opts);
+      if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) this.syncCrd(created);
+      return present(created, rt);
+    });
+  }
+
+  update(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts?: WriteOptions,
+  ): KubeObject {
+    return guard(() =>
+      this.afterWrite(rt, this.writes.update(this.served(rt), namespace, name, body, opts), opts),
+    );
+  }
+
+  patch(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts?: WriteOptions,
+  ): KubeObject {
+    return guard(() => {
+      const served = this.served(rt);
+      if (type === "application/apply-patch+yaml") applyPatch(type, {}, patch);
+      const current = this.writes.current(served, namespace, name).object();
+      const patched = applyPatch(type, current, patch);
+      if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
+      const updated = this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true });
+      return this.afterWrite(rt, updated, opts);
+    });
+  }
+
+  delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): KubeObject {
+    return guard(() => present(this.deleteOne(this.served(rt), namespace, name, opts ?? {}), rt));
+  }
+
+  deleteCollection(
+    rt: ResourceType,
+    namespace: string | undefined,
+    listOpts: ListOptions,
+    deleteOpts?: DeleteOptions,
+  ): KubeList {
+    return guard(() => {
+      const served = this.served(rt);
+      const r = this.readList(rt, namespace, { ...listOpts, limit: 0, resourceVersion: "", continue: "" });
+      const items: KubeObject[] = [];
+      for (const v of r.page.versions) {
+        const obj = v.object();
+        try {
+          items.push(
+            present(
+              this.deleteOne(served, obj.metadata?.namespace, obj.metadata!.name!, deleteOpts ?? {}),
+              rt,
+            ),
+          );
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        }
+      }
+      return {
+        apiVersion: apiVersionOf(rt),
+        kind: rt.listKind,
+        metadata: { resourceVersion: String(this.store.revision) },
+        items,
+      };
+    });
+  }
+
+  currentRevision(): number {
+    return this.store.revision;
+  }
+
+  compactHistory(): void {
+    this.store.compact();
+  }
+
+  /** Number of running watches (for instruments). */
+  watchCount(): number {
+    return this.hub.count();
+  }
+
+  /** Stops the bookmark timer and closes every watch. Idempotent. */
+  stop(): void {
+    this.hub.stop();
+  }
+
+  private served(rt: ResourceType): ServedResource {
+    const served = this.registry.resolve(rt);
+    if (!served) {
+      throw new ApiError({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: "the server could not find the requested resource",
+        reason: "NotFound",
+        details: { kind: rt.resource, ...(rt.group ? { group: rt.group } : {}) },
+        code: 404,
+      });
+    }
+    return served;
+  }
+
+  private readList(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListResult {
+    const served = this.served(rt);
+    const ns = scopeOrAll(rt, namespace);
+    const match = buildPredicate(
+      opts.labelSelector,
+      opts.fieldSelector,
+      served.strategy.extraFieldLabels,
+      rt.resource,
+    );
+    const current = this.store.revision;
+    const compacted = this.store.compactedRevision;
+    const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+    let rev = current;
+    let start: string | undefined;
+    if (opts.continue) {
+      if (opts.resourceVersion)
+        throw badRequest("specifying resource version is not allowed when using continue");
+      const token = decodeContinue(opts.continue);
+      if (token.rev > current) throw badRequest("continue key is not valid: revision is in the future");
+      if (token.rev < compacted) throw expiredContinue();
+      rev = token.rev;
+      start = token.start;
+    } else {
+      if (opts.resourceVersionMatch && !opts.resourceVersion) {
+        throw badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
+      }
+      const n = parseResourceVersion(opts.resourceVersion);
+      if (opts.resourceVersionMatch === "Exact" && n === 0) {
+        throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+      }
+      if (n > current) throw tooLargeResourceVersion(n, current);
+      const exact =
+        opts.resourceVersionMatch === "Exact" ||
+        (opts.resourceVersionMatch === undefined && n > 0 && limit > 0);
+      if (exact) {
+        if (n < compacted) throw tooOldList();
+        rev = n;
+      }
+    }
+    const page = readRange(this.store.resource(storageId(rt)), {
+      namespace: ns,
+      rev,
+      latest: rev === current,
+      ...(start !== undefined ? { start } : {}),
+      limit,
+      ...(match ? { match: (v: StoredVersion) => match(v.object()) } : {}),
+    });
+    return { rt, rev, page };
+  }
+
+  private afterWrite(rt: ResourceType, obj: KubeObject, opts: WriteOptions | undefined): KubeObject {
+    if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) {
+      if (this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!)) this.syncCrd(obj);
+      else this.dropCrd(obj.metadata!.name!);
+    }
+    return present(obj, rt);
+  }
+
+  private deleteOne(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions,
+  ): KubeObject {
+    const isCrd = storageId(served.type) === CRD_STORAGE_ID;
+    const dryRun = (opts.dryRun ?? []).includes("All");
+    if (isCrd && !dryRun) {
+      this.writes.current(served, namespace, name); // 404 before any side effect
+      this.dropCrd(name);
+    }
+    return this.writes.delete(served, namespace, name, opts);
+  }
+
+  /** Serves (or re-serves) the kinds a stored CRD defines. */
+  private syncCrd(crd: KubeObject): void {
+    const name = crd.metadata!.name!;
+    const next = servedResourcesOf(crd);
+    const before = this.registry.all().filter((r) => r.crd === name);
+    const same =
+      before.length === next.length &&
+      before.every((b) => next.some((n) => JSON.stringify(n.type) === JSON.stringify(b.type)));
+    this.registry.removeWhere((r) => r.crd === name);
+    this.registry.add(...next);
+    if (!same) {
+      for (const b of before) if (!next.some((n) => storageId(n.type) === storageId(b.type))) this.purge(b);
+    }
+  }
+
+  /**
+   * Stops serving a CRD's kinds and deletes all their objects at once (each gets a DELETED event). The real
+   * apiextensions "customresourcecleanup" finalizer deletes instances through the API and waits for their
+   * finalizers; the embedded server removes them directly, finalizers or not.
+   */
+  private dropCrd(name: string): void {
+    const removed = this.registry.removeWhere((r) => r.crd === name);
+    const seen = new Set<string>();
+    for (const r of removed) {
+      if (seen.has(storageId(r.type))) continue;
+      seen.add(storageId(r.type));
+      this.purge(r);
+    }
+  }
+
+  private purge(r: ServedResource): void {
+    const id = storageId(r.type);
+    const rs = this.store.resource(id);
+    for (const key of [...rs.sortedKeys()]) {
+      const v = rs.current(key);
+      if (v) this.store.remove(id, key, v.object().metadata?.namespace);
+    }
+    this.hub.closeResource(id);
+  }
+
+  /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */
+  private admitCreate(rt: ResourceType, ns: string | undefined, name: string): void {
+    if (!rt.namespaced || ns === undefined) return;
+    const v = this.store.resource(NAMESPACES_STORAGE_ID).current(ns);
+    if (!v) throw notFound({ group: "", resource: "namespaces", name: ns });
+    if (v.object().metadata?.deletionTimestamp) {
+      throw forbidden(
+        { group: rt.group, resource: rt.resource, name },
+        `unable to create new content in namespace ${ns} because it is being terminated`,
+        [
+          {
+            reason: "NamespaceTerminating",
+            message: `namespace ${ns} is being terminated`,
+            field: "metadata.namespace",
+          },
+        ],
+      );
+    }
+  }
+}
+
+/** Creates the embedded API server's backend. */
+export function createBackend(options: BackendOptions = {}): Backend {
+  return new Backend(options);
+}
+
+/** Runs `fn`, turning anything that is not an ApiError into 500 InternalError. */
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw toApiError(err);
+  }
+}
+
+/** The namespace to read: undefined (all namespaces) for cluster-scoped kinds or an all-namespaces request. */
+function scopeOrAll(rt: ResourceType, namespace: string | undefined): string | undefined {
+  return rt.namespaced && namespace ? scopeOf(rt, namespace) : undefined;
+}
+
+function listEnvelope(r: ListResult): Omit<KubeList, "items"> {
+  const metadata: KubeList["metadata"] = { resourceVersion: String(r.rev) };
+  if (r.page.next !== undefined) metadata.continue = encodeContinue({ rev: r.rev, start: r.page.next });
+  if (r.page.remaining !== undefined) metadata.remainingItemCount = r.page.remaining;
+  return { apiVersion: apiVersionOf(r.rt), kind: r.rt.listKind, metadata };
+}
+
+/** The object as seen through `rt`'s version (custom resources served at several versions differ in apiVersion). */
+function present(obj: KubeObject, rt: ResourceType): KubeObject {
+  const apiVersion = apiVersionOf(rt);
+  if (obj.apiVersion === apiVersion) return obj;
+  return Object.freeze({ ...obj, apiVersion });
+}
+
+function itemJson(v: StoredVersion, apiVersion: string): string {
+  // Stored JSON always starts with apiVersion (decodeBody puts it first), so the common case needs no parse.
+  if (v.json.startsWith(`{"apiVersion":${JSON.stringify(apiVersion)},`)) return v.json;
+  return JSON.stringify({ ...v.object(), apiVersion });
+}

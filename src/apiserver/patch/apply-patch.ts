@@ -1,0 +1,60 @@
+import { ApiError, badRequest, tooLarge } from "../errors.js";
+import { isJsonObject } from "../storage/json.js";
+import type { PatchType } from "../types.js";
+import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
+import { JsonPatchError } from "./json-pointer.js";
+import { applyMergePatch } from "./merge-patch.js";
+
+/**
+ * Applies a PATCH body to the stored object, by content type, with kube-apiserver's error mapping
+ * (`pkg/endpoints/handlers/patch.go`):
+ * - `application/merge-patch+json`: RFC 7386; the patch must be a JSON object (400 otherwise).
+ * - `application/strategic-merge-patch+json`: treated as a merge patch. The embedded server has no Go struct
+ *   tags, so lists are replaced rather than merged by their patch-merge keys, and `$patch` directives are not
+ *   understood. Use JSON Patch when a list must be edited element by element.
+ * - `application/json-patch+json`: RFC 6902; a malformed document is 400, an operation that cannot apply
+ *   (missing path, failed `test`) is 422 Invalid ("the server rejected our request due to an error in our
+ *   request"), as the real server answers.
+ * - `application/apply-patch+yaml` (server-side apply) is not implemented: 415 UnsupportedMediaType.
+ */
+export function applyPatch(type: PatchType | string, current: unknown, patch: unknown): unknown {
+  switch (type) {
+    case "application/merge-patch+json":
+    case "application/strategic-merge-patch+json":
+      if (!isJsonObject(patch)) throw badRequest("the patch must be a JSON object for a merge patch");
+      return applyMergePatch(current, patch);
+    case "application/json-patch+json":
+      try {
+        return applyJsonPatch(current, parseJsonPatch(patch));
+      } catch (err) {
+        if (!(err instanceof JsonPatchError)) throw err;
+        if (err.message.startsWith("The allowed maximum operations")) throw tooLarge(err.message);
+        if (err.malformed) throw badRequest(err.message);
+        throw patchRejected(err.message);
+      }
+    default:
+      throw new ApiError({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: `the embedded API server does not support ${type} (server-side apply); use application/merge-patch+json or application/json-patch+json`,
+        reason: "UnsupportedMediaType",
+        code: 415,
+      });
+  }
+}
+
+/** 422 for a patch that cannot apply, the shape of apimachinery's `NewGenericServerResponse(422, ...)`. */
+function patchRejected(why: string): ApiError {
+  return new ApiError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: `the server rejected our request due to an error in our request: ${why}`,
+    reason: "Invalid",
+    details: { causes: [{ reason: "FieldValueInvalid", message: why }] },
+    code: 422,
+  });
+}

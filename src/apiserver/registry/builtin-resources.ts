@@ -1,0 +1,131 @@
+import type { Clock } from "../../clock/clock.js";
+import { dns1035LabelErrors } from "../admission/names.js";
+import { CrdStrategy } from "./crd.js";
+import { ConfigMapStrategy, SecretStrategy } from "./data-strategies.js";
+import { NamespaceStrategy } from "./namespace-strategy.js";
+import { defineResourceType } from "./resource-type.js";
+import type { ServedResource } from "./served-resource.js";
+import { BasicStrategy } from "./strategy.js";
+import { EventStrategy, LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
+
+/** The built-in kinds the embedded server serves, with their write strategies. */
+export function builtinResources(clock: Clock): ServedResource[] {
+  return [
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "namespaces",
+        kind: "Namespace",
+        namespaced: false,
+        shortNames: ["ns"],
+        subresources: ["status", "finalize"],
+        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+      }),
+      strategy: new NamespaceStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "configmaps",
+        kind: "ConfigMap",
+        namespaced: true,
+        shortNames: ["cm"],
+      }),
+      strategy: new ConfigMapStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "secrets",
+        kind: "Secret",
+        namespaced: true,
+      }),
+      strategy: new SecretStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "pods",
+        kind: "Pod",
+        namespaced: true,
+        shortNames: ["po"],
+        subresources: ["status"],
+      }),
+      strategy: new PodStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "services",
+        kind: "Service",
+        namespaced: true,
+        shortNames: ["svc"],
+        subresources: ["status"],
+        verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+      }),
+      strategy: new BasicStrategy({ nameErrors: dns1035LabelErrors, hasStatus: true }),
+    },
+    {
+      type: defineResourceType({
+        group: "",
+        version: "v1",
+        resource: "events",
+        kind: "Event",
+        namespaced: true,
+        shortNames: ["ev"],
+      }),
+      strategy: new EventStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "coordination.k8s.io",
+        version: "v1",
+        resource: "leases",
+        kind: "Lease",
+        namespaced: true,
+      }),
+      strategy: new LeaseStrategy(),
+    },
+    {
+      type: defineResourceType({
+        group: "apps",
+        version: "v1",
+        resource: "deployments",
+        kind: "Deployment",
+        namespaced: true,
+        shortNames: ["deploy"],
+        subresources: ["status"],
+      }),
+      strategy: new ReplicatedStrategy("Deployment", true),
+    },
+    {
+      type: defineResourceType({
+        group: "apps",
+        version: "v1",
+        resource: "replicasets",
+        kind: "ReplicaSet",
+        namespaced: true,
+        shortNames: ["rs"],
+        subresources: ["status"],
+      }),
+      strategy: new ReplicatedStrategy("ReplicaSet", false),
+    },
+    {
+      type: defineResourceType({
+        group: "apiextensions.k8s.io",
+        version: "v1",
+        resource: "customresourcedefinitions",
+        kind: "CustomResourceDefinition",
+        namespaced: false,
+        shortNames: ["crd", "crds"],
+        subresources: ["status"],
+      }),
+      strategy: new CrdStrategy(clock),
+    },
+  ];
+}

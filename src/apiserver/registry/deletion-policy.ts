@@ -1,0 +1,37 @@
+import type { DeleteOptions } from "../types.js";
+
+/** `metav1.FinalizerOrphanDependents`. */
+export const ORPHAN_FINALIZER = "orphan";
+/** `metav1.FinalizerDeleteDependents`. */
+export const FOREGROUND_FINALIZER = "foregroundDeletion";
+
+/**
+ * The finalizers a DELETE leaves on an object, after the garbage-collection policy is applied
+ * (`deletionFinalizersForGarbageCollection` in kube's generic registry). Precedence: the deprecated
+ * `orphanDependents` field, then `propagationPolicy`, then a policy finalizer already on the object, then the
+ * default (background). Orphan adds `orphan` and drops `foregroundDeletion`; Foreground does the reverse;
+ * Background drops both.
+ */
+export function finalizersForDeletion(
+  existing: readonly string[],
+  opts: DeleteOptions | undefined,
+): string[] {
+  let orphan: boolean;
+  let foreground: boolean;
+  if (opts?.orphanDependents !== undefined) {
+    orphan = opts.orphanDependents;
+    foreground = false;
+  } else if (opts?.propagationPolicy !== undefined) {
+    orphan = opts.propagationPolicy === "Orphan";
+    foreground = opts.propagationPolicy === "Foreground";
+  } else {
+    orphan = existing.includes(ORPHAN_FINALIZER);
+    foreground = !orphan && existing.includes(FOREGROUND_FINALIZER);
+  }
+  const out = existing.filter(
+    (f) => (f !== ORPHAN_FINALIZER || orphan) && (f !== FOREGROUND_FINALIZER || foreground),
+  );
+  if (orphan && !out.includes(ORPHAN_FINALIZER)) out.push(ORPHAN_FINALIZER);
+  if (foreground && !out.includes(FOREGROUND_FINALIZER)) out.push(FOREGROUND_FINALIZER);
+  return out;
+}

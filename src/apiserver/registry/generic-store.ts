@@ -1,0 +1,364 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../../clock/clock.js";
+import { joinKey } from "../../meta/keys.js";
+import { FieldErrors } from "../admission/field-errors.js";
+import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
+import { ApiError, alreadyExists, badRequest, conflict, forbidden, invalid, notFound } from "../errors.js";
+import { cloneJson, jsonEqual } from "../storage/json.js";
+import type { MvccStore } from "../storage/mvcc-store.js";
+import type { StoredVersion } from "../storage/stored-version.js";
+import type { DeleteOptions, KubeObject, ObjectMeta, ResourceType, WriteOptions } from "../types.js";
+import { decodeBody } from "./decode-body.js";
+import { finalizersForDeletion } from "./deletion-policy.js";
+import { IMMORTAL_NAMESPACES, NamespaceStrategy, specFinalizers } from "./namespace-strategy.js";
+import { storageId } from "./resource-type.js";
+import type { ServedResource } from "./served-resource.js";
+import { rfc3339 } from "./time.js";
+
+/** What the generic store needs from the backend around it. */
+export interface GenericStoreContext {
+  store: MvccStore;
+  clock: Clock;
+  /** Uniform random number in [0, 1) for generateName suffixes. */
+  random: () => number;
+  /** Admission run before a create (NamespaceLifecycle): throws to reject. */
+  admitCreate(rt: ResourceType, namespace: string | undefined, name: string): void;
+}
+
+/** Options of an internal update. */
+interface UpdateRequest {
+  subresource?: string;
+  dryRun?: boolean;
+  /** Patches may omit metadata.resourceVersion even for kinds that require it on PUT. */
+  fromPatch?: boolean;
+}
+
+const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/**
+ * The write path of every resource, after kube-apiserver's `registry.Store`: create (names, uid, timestamps,
+ * generation), update with optimistic concurrency, `/status` and `/finalize` subresources, graceful and
+ * finalizer-driven deletion with the GC propagation policy. Kind-specific rules come from the resource's
+ * {@link Strategy}.
+ *
+ * Invariants:
+ * - a write either commits exactly one new revision or throws an ApiError and changes nothing;
+ * - a no-op update (nothing changed) commits nothing and returns the stored object (same resourceVersion);
+ * - uid, creationTimestamp, name and namespace never change after create; generation never decreases;
+ *   deletionTimestamp, once set, is never removed.
+ */
+export class GenericStore {
+  constructor(private readonly ctx: GenericStoreContext) {}
+
+  /** The live version of an object, or 404. */
+  current(served: ServedResource, namespace: string | undefined, name: string): StoredVersion {
+    const rt = served.type;
+    const v = this.ctx.store.resource(storageId(rt)).current(joinKey(scopeOf(rt, namespace), name));
+    if (!v) throw notFound({ group: rt.group, resource: rt.resource, name });
+    return v;
+  }
+
+  /** POST: creates an object. */
+  create(
+    served: ServedResource,
+    namespace: string | undefined,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): KubeObject {
+    const rt = served.type;
+    const s = served.strategy;
+    const ns = scopeOf(rt, namespace);
+    const obj = decodeBody(body, rt);
+    s.decode(obj);
+    const meta = obj.metadata as ObjectMeta;
+    this.checkNamespace(rt, ns, meta);
+    if (!meta.name && meta.generateName) meta.name = this.generateName(served, ns, meta.generateName);
+    this.ctx.admitCreate(rt, ns, meta.name ?? "");
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(this.ctx.clock.now());
+    for (const f of [
+      "deletionTimestamp",
+      "deletionGracePeriodSeconds",
+      "resourceVersion",
+      "selfLink",
+      "managedFields",
+    ]) {
+      delete meta[f];
+    }
+    if (s.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    s.prepareForCreate(obj);
+    const errs = validateObjectMeta(obj, (n) => s.nameErrors(n), new FieldErrors());
+    if (meta.generateName !== undefined && meta.name?.startsWith(meta.generateName) === false) {
+      // generateName itself is validated as a name prefix
+      errs.invalid("metadata.generateName", meta.generateName, "must be a valid name prefix");
+    }
+    s.validate(obj, errs, undefined);
+    served.schemaCheck?.(obj, errs);
+    errs.throwIfAny(rt.kind, rt.group, meta.name ?? "");
+    const key = joinKey(ns, meta.name!);
+    const rs = this.ctx.store.resource(storageId(rt));
+    if (rs.current(key)) throw alreadyExists({ group: rt.group, resource: rt.resource, name: meta.name! });
+    if (opts.dryRun) return obj;
+    return this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+  }
+
+  /** PUT: replaces an object (or its `/status` or `/finalize` subresource). */
+  update(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions & { fromPatch?: boolean } = {},
+  ): KubeObject {
+    const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false };
+    if (opts.subresource !== undefined) req.subresource = opts.subresource;
+    if (opts.dryRun !== undefined) req.dryRun = opts.dryRun;
+    return this.doUpdate(served, namespace, name, body, req);
+  }
+
+  private doUpdate(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    req: UpdateRequest,
+  ): KubeObject {
+    const rt = served.type;
+    const s = served.strategy;
+    const ns = scopeOf(rt, namespace);
+    const sub = req.subresource ?? "";
+    if (sub !== "" && sub !== "status" && !(sub === "finalize" && s instanceof NamespaceStrategy)) {
+      throw notFound({ group: rt.group, resource: `${rt.resource}/${sub}`, name });
+    }
+    if (sub === "status" && !s.hasStatus)
+      throw notFound({ group: rt.group, resource: `${rt.resource}/status`, name });
+    const obj = decodeBody(body, rt);
+    s.decode(obj);
+    const meta = obj.metadata as ObjectMeta;
+    if (meta.name !== undefined && meta.name !== name) {
+      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    }
+    meta.name = name;
+    this.checkNamespace(rt, ns, meta);
+    const cur = this.current(served, ns, name);
+    const old = cur.object();
+    const target = { group: rt.group, resource: rt.resource, name };
+    if (meta.resourceVersion) {
+      if (meta.resourceVersion !== old.metadata?.resourceVersion) throw conflict(target);
+    } else if (!s.allowUnconditionalUpdate && !req.fromPatch) {
+      throw invalid(rt.kind, rt.group, name, [
+        {
+          reason: "FieldValueInvalid",
+          field: "metadata.resourceVersion",
+          message: "Invalid value: 0x0: must be specified for an update",
+        },
+      ]);
+    }
+    if (meta.uid && meta.uid !== old.metadata?.uid) {
+      throw conflict(
+        target,
+        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
+      );
+    }
+    let next: KubeObject;
+    if (sub === "status") next = s.prepareForStatusUpdate(obj, old);
+    else if (sub === "finalize") next = (s as NamespaceStrategy).prepareForFinalize(obj, old);
+    else {
+      next = obj;
+      s.prepareForUpdate(next, old);
+    }
+    next = cloneJson(next);
+    restoreSystemFields(next, old);
+    if (sub === "" && s.tracksGeneration && s.bumpsGeneration(next, old)) {
+      next.metadata!.generation = (old.metadata?.generation ?? 0) + 1;
+    }
+    const errs = validateObjectMeta(next, (n) => s.nameErrors(n), new FieldErrors());
+    if (old.metadata?.deletionTimestamp) {
+      validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
+    }
+    s.validate(next, errs, old);
+    served.schemaCheck?.(next, errs);
+    errs.throwIfAny(rt.kind, rt.group, name);
+    return this.commitUpdate(served, ns, cur, next, req.dryRun ?? false);
+  }
+
+  /**
+   * Commits an updated object: nothing when it equals the stored one; removal when it is being deleted and
+   * its last finalizer is gone (`ShouldDeleteDuringUpdate`); otherwise a new revision.
+   */
+  private commitUpdate(
+    served: ServedResource,
+    ns: string | undefined,
+    cur: StoredVersion,
+    next: KubeObject,
+    dryRun: boolean,
+  ): KubeObject {
+    const old = cur.object();
+    next.metadata!.resourceVersion = old.metadata?.resourceVersion;
+    if (jsonEqual(next, old)) return old;
+    if (dryRun) return next;
+    const id = storageId(served.type);
+    const key = joinKey(ns, next.metadata!.name!);
+    if (shouldDeleteDuringUpdate(served, next)) {
+      return this.ctx.store.remove(id, key, ns)!.version.object();
+    }
+    delete next.metadata!.resourceVersion;
+    return this.ctx.store.put(id, key, ns, next).version.object();
+  }
+
+  /** DELETE: removes an object, or marks it deleting while finalizers remain. */
+  delete(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): KubeObject {
+    const rt = served.type;
+    const ns = scopeOf(rt, namespace);
+    validateDeleteOptions(opts);
+    const target = { group: rt.group, resource: rt.resource, name };
+    const isNamespace = served.strategy instanceof NamespaceStrategy;
+    if (isNamespace && IMMORTAL_NAMESPACES.includes(name)) {
+      throw forbidden(target, "this namespace may not be deleted");
+    }
+    const cur = this.current(served, ns, name);
+    const old = cur.object();
+    const p = opts.preconditions;
+    if (p?.uid && p.uid !== old.metadata?.uid) {
+      throw conflict(
+        target,
+        `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
+      );
+    }
+    if (p?.resourceVersion && p.resourceVersion !== old.metadata?.resourceVersion) {
+      throw conflict(
+        target,
+        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${old.metadata?.resourceVersion ?? ""}`,
+      );
+    }
+    const deleting = old.metadata?.deletionTimestamp !== undefined;
+    if (isNamespace && deleting && specFinalizers(old).length > 0) {
+      throw conflict(
+        target,
+        "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
+      );
+    }
+    const next = cloneJson(old);
+    const meta = next.metadata!;
+    // Policy finalizers cannot change once deletion is pending.
+    const finalizers = deleting
+      ? (meta.finalizers ?? [])
+      : finalizersForDeletion(meta.finalizers ?? [], opts);
+    if (finalizers.length > 0) meta.finalizers = finalizers;
+    else delete meta.finalizers;
+    const remaining = finalizers.length > 0 || (isNamespace && specFinalizers(next).length > 0);
+    const dryRun = (opts.dryRun ?? []).includes("All");
+    if (!remaining) {
+      if (dryRun) return old;
+      return this.ctx.store.remove(storageId(rt), joinKey(ns, name), ns)!.version.object();
+    }
+    if (!deleting) {
+      meta.deletionTimestamp = rfc3339(this.ctx.clock.now());
+      if (isNamespace) next.status = { ...(next.status as object), phase: "Terminating" };
+      else meta.deletionGracePeriodSeconds = 0;
+      if (served.strategy.tracksGeneration && (meta.generation ?? 0) > 0)
+        meta.generation = meta.generation! + 1;
+    }
+    if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
+    delete meta.resourceVersion;
+    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, next).version.object();
+  }
+
+  private checkNamespace(rt: ResourceType, ns: string | undefined, meta: ObjectMeta): void {
+    if (!rt.namespaced) {
+      delete meta.namespace;
+      return;
+    }
+    if (meta.namespace !== undefined && meta.namespace !== "" && meta.namespace !== ns) {
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    meta.namespace = ns;
+  }
+
+  private generateName(served: ServedResource, ns: string | undefined, prefix: string): string {
+    const rs = this.ctx.store.resource(storageId(served.type));
+    for (;;) {
+      let suffix = "";
+      for (let i = 0; i < 5; i++) {
+        suffix += NAME_SUFFIX_ALPHABET[Math.floor(this.ctx.random() * NAME_SUFFIX_ALPHABET.length)];
+      }
+      const name = prefix + suffix;
+      if (!rs.current(joinKey(ns, name))) return name;
+    }
+  }
+}
+
+/** The namespace a key lives in: the request's for namespaced kinds, none for cluster-scoped ones. */
+export function scopeOf(rt: ResourceType, namespace: string | undefined): string | undefined {
+  if (!rt.namespaced) return undefined;
+  if (!namespace) throw badRequest(`a namespace is required for ${rt.resource}`);
+  return namespace;
+}
+
+/** Fields a client can never change after create (`BeforeUpdate` copies them from the stored object). */
+function restoreSystemFields(next: KubeObject, old: KubeObject): void {
+  const o = old.metadata ?? {};
+  const meta: ObjectMeta = { ...(next.metadata ?? {}) };
+  for (const f of [
+    "name",
+    "namespace",
+    "uid",
+    "creationTimestamp",
+    "generation",
+    "deletionTimestamp",
+  ] as const) {
+    if (o[f] === undefined) delete meta[f];
+    else (meta as Record<string, unknown>)[f] = o[f];
+  }
+  if (o.deletionGracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds;
+  else meta.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  next.metadata = meta;
+  next.apiVersion = old.apiVersion;
+  next.kind = old.kind;
+}
+
+/** `ShouldDeleteDuringUpdate`: deleting, no finalizers left (and, for namespaces, no spec finalizers). */
+function shouldDeleteDuringUpdate(served: ServedResource, next: KubeObject): boolean {
+  const meta = next.metadata ?? {};
+  if (meta.deletionTimestamp === undefined) return false;
+  if ((meta.finalizers ?? []).length > 0) return false;
+  if ((meta.deletionGracePeriodSeconds ?? 0) !== 0) return false;
+  if (served.strategy instanceof NamespaceStrategy && specFinalizers(next).length > 0) return false;
+  return true;
+}
+
+function validateDeleteOptions(opts: DeleteOptions): void {
+  const errs = new FieldErrors();
+  const policy = opts.propagationPolicy;
+  if (policy !== undefined && !["Background", "Foreground", "Orphan"].includes(policy)) {
+    errs.notSupported("propagationPolicy", policy, ["Foreground", "Background", "Orphan", "nil"]);
+  }
+  if (policy !== undefined && opts.orphanDependents !== undefined) {
+    errs.invalid(
+      "orphanDependents",
+      opts.orphanDependents,
+      "orphanDependents and deletionPropagation cannot be both set",
+    );
+  }
+  if (!errs.ok) {
+    throw new ApiError({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: `DeleteOptions.meta.k8s.io "" is invalid: ${errs.causes.map((c) => `${c.field}: ${c.message}`).join(", ")}`,
+      reason: "Invalid",
+      details: { kind: "DeleteOptions", group: "meta.k8s.io", causes: errs.causes },
+      code: 422,
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { dns1123LabelErrors } from "../admission/names.js";
+import { isJsonObject, type JsonObject } from "../storage/json.js";
+import type { KubeObject } from "../types.js";
+import { BasicStrategy } from "./strategy.js";
+
+/** The spec finalizer the namespace controller removes once a namespace is empty (`FinalizerKubernetes`). */
+export const NAMESPACE_FINALIZER = "kubernetes";
+
+/** Namespaces that always exist and cannot be deleted (NamespaceLifecycle's immortal namespaces). */
+export const IMMORTAL_NAMESPACES: readonly string[] = ["default", "kube-system", "kube-public"];
+
+/** `spec.finalizers` of a namespace object (empty when absent). */
+export function specFinalizers(ns: KubeObject): string[] {
+  const s = isJsonObject(ns.spec) ? ns.spec : {};
+  return Array.isArray(s.finalizers) ? (s.finalizers as string[]) : [];
+}
+
+/**
+ * Namespace (core/v1), after `pkg/registry/core/namespace/strategy.go`: DNS-1123 label names; on create
+ * `status.phase = Active` and `spec.finalizers` gains `kubernetes`; ordinary updates can change neither
+ * `spec.finalizers` nor status (only `/finalize` and `/status` can); no generation.
+ */
+export class NamespaceStrategy extends BasicStrategy {
+  constructor() {
+    super({ nameErrors: dns1123LabelErrors, hasStatus: true, extraFieldLabels: ["status.phase"] });
+  }
+
+  override prepareForCreate(obj: KubeObject): void {
+    const spec: JsonObject = isJsonObject(obj.spec) ? obj.spec : {};
+    const finalizers = specFinalizers(obj);
+    spec.finalizers = finalizers.includes(NAMESPACE_FINALIZER)
+      ? finalizers
+      : [...finalizers, NAMESPACE_FINALIZER];
+    obj.spec = spec;
+    obj.status = { phase: "Active" };
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.spec = old.spec;
+    obj.status = old.status;
+  }
+
+  /** `/finalize`: only `spec.finalizers` is taken from the body. */
+  prepareForFinalize(body: KubeObject, old: KubeObject): KubeObject {
+    const finalizers = specFinalizers(body);
+    return { ...old, spec: { ...(isJsonObject(old.spec) ? old.spec : {}), finalizers } };
+  }
+
+  override bumpsGeneration(): boolean {
+    return false;
+  }
+}

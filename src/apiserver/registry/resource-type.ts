@@ -1,0 +1,53 @@
+import type { ResourceType } from "../types.js";
+
+/** Verbs of an ordinary served resource (what discovery advertises). */
+export const STANDARD_VERBS: readonly string[] = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];
+
+/** Inputs of {@link defineResourceType}; `listKind` and `singular` default from `kind`. */
+export interface ResourceTypeInput {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  listKind?: string;
+  singular?: string;
+  shortNames?: string[];
+  subresources?: string[];
+  verbs?: string[];
+}
+
+/** Builds a {@link ResourceType} (the discovery `APIResource` plus its group/version). */
+export function defineResourceType(input: ResourceTypeInput): ResourceType {
+  return {
+    group: input.group,
+    version: input.version,
+    resource: input.resource,
+    kind: input.kind,
+    listKind: input.listKind ?? `${input.kind}List`,
+    singular: input.singular ?? input.kind.toLowerCase(),
+    namespaced: input.namespaced,
+    shortNames: input.shortNames ?? [],
+    subresources: input.subresources ?? [],
+    verbs: input.verbs ?? [...STANDARD_VERBS],
+  };
+}
+
+/** `group/version`, or `version` for the core group: the apiVersion of the type's objects. */
+export function apiVersionOf(rt: Pick<ResourceType, "group" | "version">): string {
+  return rt.group ? `${rt.group}/${rt.version}` : rt.version;
+}
+
+/** The storage id of a resource, shared by all its versions: `group/resource`. */
+export function storageId(rt: Pick<ResourceType, "group" | "resource">): string {
+  return `${rt.group}/${rt.resource}`;
+}

@@ -1,0 +1,210 @@
+import { decodeError, type FieldErrors } from "../admission/field-errors.js";
+import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import type { KubeObject } from "../types.js";
+import { jsonType } from "./data-strategies.js";
+import { BasicStrategy } from "./strategy.js";
+
+function spec(obj: KubeObject): JsonObject | undefined {
+  return isJsonObject(obj.spec) ? obj.spec : undefined;
+}
+
+function requireSpecObject(obj: KubeObject, kind: string, group: string): JsonObject {
+  if (obj.spec !== undefined && !isJsonObject(obj.spec)) {
+    const version = group ? `${group}/v1` : "v1";
+    throw decodeError(
+      kind,
+      version,
+      `json: cannot unmarshal ${jsonType(obj.spec)} into Go struct field ${kind}.spec`,
+    );
+  }
+  if (!obj.spec) obj.spec = {};
+  return obj.spec as JsonObject;
+}
+
+/**
+ * Pod (core/v1). The embedded server has no scheduler and no kubelet, so pods stay `Pending` and unscheduled;
+ * they are not graceful-deleted either (a DELETE removes them at once, as for a pod never bound to a node).
+ * Validation checks only that `spec.containers` lists named containers with images.
+ */
+export class PodStrategy extends BasicStrategy {
+  constructor() {
+    super({
+      hasStatus: true,
+      tracksGeneration: true,
+      extraFieldLabels: [
+        "spec.nodeName",
+        "spec.restartPolicy",
+        "spec.schedulerName",
+        "spec.serviceAccountName",
+        "spec.hostNetwork",
+        "status.phase",
+        "status.podIP",
+        "status.nominatedNodeName",
+      ],
+    });
+  }
+
+  override decode(obj: KubeObject): void {
+    requireSpecObject(obj, "Pod", "");
+  }
+
+  override prepareForCreate(obj: KubeObject): void {
+    obj.status = { phase: "Pending", qosClass: "BestEffort" };
+  }
+
+  override validate(obj: KubeObject, errs: FieldErrors): void {
+    const containers = spec(obj)?.containers;
+    if (!Array.isArray(containers) || containers.length === 0) {
+      errs.required("spec.containers");
+      return;
+    }
+    containers.forEach((c, i) => {
+      const path = `spec.containers[${i}]`;
+      if (!isJsonObject(c)) errs.invalid(path, c, "must be an object");
+      else {
+        if (!c.name) errs.required(`${path}.name`);
+        if (!c.image) errs.required(`${path}.image`);
+      }
+    });
+  }
+}
+
+/** Checks `spec.selector` is present and that template labels satisfy its matchLabels. */
+function validateSelectorAndTemplate(obj: KubeObject, errs: FieldErrors): void {
+  const s = spec(obj) ?? {};
+  const selector = s.selector;
+  if (!isJsonObject(selector)) {
+    errs.required("spec.selector");
+    return;
+  }
+  const matchLabels = isJsonObject(selector.matchLabels) ? selector.matchLabels : {};
+  if (Object.keys(matchLabels).length === 0 && !Array.isArray(selector.matchExpressions)) {
+    errs.invalid("spec.selector", selector, "empty selector is invalid for deployment");
+  }
+  const template = isJsonObject(s.template) ? s.template : {};
+  const meta = isJsonObject(template.metadata) ? template.metadata : {};
+  const labels = isJsonObject(meta.labels) ? meta.labels : {};
+  for (const [k, v] of Object.entries(matchLabels)) {
+    if (labels[k] !== v) {
+      errs.invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`");
+      return;
+    }
+  }
+  if (s.replicas !== undefined && (!Number.isInteger(s.replicas) || (s.replicas as number) < 0)) {
+    errs.invalid("spec.replicas", s.replicas, "must be greater than or equal to 0");
+  }
+}
+
+/**
+ * ReplicaSet and Deployment (apps/v1): stored only, no controller runs them here. `spec.replicas` defaults
+ * to 1; status is a subresource; the generation bumps on spec changes, and for Deployments also on annotation
+ * changes (annotations are copied to ReplicaSets). A `/status` write keeps the stored labels.
+ */
+export class ReplicatedStrategy extends BasicStrategy {
+  constructor(
+    private readonly kind: "Deployment" | "ReplicaSet",
+    private readonly annotationsBumpGeneration: boolean,
+  ) {
+    super({
+      hasStatus: true,
+      tracksGeneration: true,
+      extraFieldLabels: kind === "ReplicaSet" ? ["status.replicas"] : [],
+    });
+  }
+
+  override decode(obj: KubeObject): void {
+    const s = requireSpecObject(obj, this.kind, "apps");
+    if (s.replicas !== undefined && typeof s.replicas !== "number") {
+      throw decodeError(
+        this.kind,
+        "apps/v1",
+        `json: cannot unmarshal ${jsonType(s.replicas)} into Go struct field ${this.kind}Spec.spec.replicas of type int32`,
+      );
+    }
+  }
+
+  override prepareForCreate(obj: KubeObject): void {
+    const s = obj.spec as JsonObject;
+    if (s.replicas === undefined) s.replicas = 1;
+    delete obj.status;
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    super.prepareForUpdate(obj, old);
+    const s = obj.spec as JsonObject;
+    if (s.replicas === undefined) s.replicas = 1;
+  }
+
+  override prepareForStatusUpdate(body: KubeObject, old: KubeObject): KubeObject {
+    const next = super.prepareForStatusUpdate(body, old);
+    if (next.metadata) {
+      if (old.metadata?.labels === undefined) delete next.metadata.labels;
+      else next.metadata.labels = old.metadata.labels;
+    }
+    return next;
+  }
+
+  override bumpsGeneration(obj: KubeObject, old: KubeObject): boolean {
+    if (super.bumpsGeneration(obj, old)) return true;
+    return this.annotationsBumpGeneration && !jsonEqual(obj.metadata?.annotations, old.metadata?.annotations);
+  }
+
+  override validate(obj: KubeObject, errs: FieldErrors): void {
+    validateSelectorAndTemplate(obj, errs);
+  }
+}
+
+/** Lease (coordination.k8s.io/v1): `spec` fields must have their Go types (400 BadRequest otherwise). */
+export class LeaseStrategy extends BasicStrategy {
+  override decode(obj: KubeObject): void {
+    const s = requireSpecObject(obj, "Lease", "coordination.k8s.io");
+    const types: Record<string, "string" | "integer" | "time"> = {
+      holderIdentity: "string",
+      leaseDurationSeconds: "integer",
+      acquireTime: "time",
+      renewTime: "time",
+      leaseTransitions: "integer",
+      strategy: "string",
+      preferredHolder: "string",
+    };
+    for (const [field, type] of Object.entries(types)) {
+      const v = s[field];
+      if (v === undefined || v === null) continue;
+      const ok =
+        type === "integer"
+          ? Number.isInteger(v)
+          : type === "string"
+            ? typeof v === "string"
+            : typeof v === "string" && !Number.isNaN(Date.parse(v));
+      if (!ok) {
+        const goType = type === "integer" ? "int32" : type === "time" ? "v1.MicroTime" : "string";
+        throw decodeError(
+          "Lease",
+          "coordination.k8s.io/v1",
+          `json: cannot unmarshal ${JSON.stringify(v)} into Go struct field LeaseSpec.spec.${field} of type ${goType}`,
+        );
+      }
+    }
+  }
+}
+
+/** Event (core/v1): stored as sent; supports the event field selectors controllers use. */
+export class EventStrategy extends BasicStrategy {
+  constructor() {
+    super({
+      extraFieldLabels: [
+        "involvedObject.kind",
+        "involvedObject.namespace",
+        "involvedObject.name",
+        "involvedObject.uid",
+        "involvedObject.apiVersion",
+        "involvedObject.resourceVersion",
+        "involvedObject.fieldPath",
+        "reason",
+        "reportingComponent",
+        "source",
+        "type",
+      ],
+    });
+  }
+}
