@@ -83,35 +83,38 @@ export class WaitingHeap<T> {
     return a.readyAt - b.readyAt || a.seq - b.seq;
   }
 
-  private swap(i: number, j: number): void {
-    const a = this.heap[i]!;
-    const b = this.heap[j]!;
-    this.heap[i] = b;
-    this.heap[j] = a;
-    a.index = j;
-    b.index = i;
-  }
-
+  // Sifts with a "hole": parents move down into it and the entry is written once where it belongs.
   private up(i: number): void {
+    const heap = this.heap;
+    const entry = heap[i]!;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.compare(this.heap[i]!, this.heap[parent]!) >= 0) return;
-      this.swap(i, parent);
-      i = parent;
+      const parentIndex = (i - 1) >> 1;
+      const parent = heap[parentIndex]!;
+      if (this.compare(entry, parent) >= 0) break;
+      heap[i] = parent;
+      parent.index = i;
+      i = parentIndex;
     }
+    heap[i] = entry;
+    entry.index = i;
   }
 
   private down(i: number): void {
-    const n = this.heap.length;
+    const heap = this.heap;
+    const n = heap.length;
+    const entry = heap[i]!;
     for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < n && this.compare(this.heap[left]!, this.heap[smallest]!) < 0) smallest = left;
-      if (right < n && this.compare(this.heap[right]!, this.heap[smallest]!) < 0) smallest = right;
-      if (smallest === i) return;
-      this.swap(i, smallest);
-      i = smallest;
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      const right = child + 1;
+      if (right < n && this.compare(heap[right]!, heap[child]!) < 0) child = right;
+      const c = heap[child]!;
+      if (this.compare(c, entry) >= 0) break;
+      heap[i] = c;
+      c.index = i;
+      i = child;
     }
+    heap[i] = entry;
+    entry.index = i;
   }
 }
