@@ -1,5 +1,51 @@
-/** `workbook lab`: not built yet. */
-export async function run(_args: string[]): Promise<number> {
-  process.stderr.write("workbook lab: not implemented yet\n");
-  return 1;
+/**
+ * `workbook lab [jupyter lab options]` (npm start): opens JupyterLab on notebooks/ from the project's .venv,
+ * with the project's tslab kernel first on the kernel search path and `WORKBOOK_CLUSTER` defaulting to
+ * `embedded`. Without setup it says exactly what to run and exits 1.
+ */
+import { spawn } from "node:child_process";
+import { notebookEnv, notebookProblems } from "./notebook-env.js";
+import { type WorkbookPaths, workbookPaths } from "./workbook-paths.js";
+
+/**
+ * The `jupyter` arguments: JupyterLab rooted at notebooks/, then whatever the user added. As root (containers,
+ * CI) Jupyter refuses to start without `--allow-root`, so it is added there.
+ */
+export function labArgs(
+  paths: WorkbookPaths,
+  extra: readonly string[],
+  isRoot = process.getuid?.() === 0,
+): string[] {
+  return ["lab", `--ServerApp.root_dir=${paths.notebooks}`, ...(isRoot ? ["--allow-root"] : []), ...extra];
+}
+
+export async function run(args: string[]): Promise<number> {
+  const paths = workbookPaths();
+  const problems = notebookProblems(paths);
+  if (problems.length > 0) {
+    process.stderr.write(`workbook lab: JupyterLab cannot start yet:\n  ${problems.join("\n  ")}\n`);
+    return 1;
+  }
+  const env = notebookEnv(paths);
+  process.stdout.write(
+    `workbook lab: JupyterLab on notebooks/ (WORKBOOK_CLUSTER=${env.WORKBOOK_CLUSTER}); Ctrl-C stops it\n`,
+  );
+  const child = spawn(paths.venvJupyter, labArgs(paths, args), {
+    cwd: paths.notebooks,
+    env,
+    stdio: "inherit",
+  });
+  // Ctrl-C reaches Jupyter through the terminal's process group; a SIGTERM to us is passed on.
+  const forward = () => child.kill("SIGTERM");
+  process.once("SIGTERM", forward);
+  return new Promise<number>((resolve) => {
+    child.on("error", (err) => {
+      process.stderr.write(`workbook lab: could not start ${paths.venvJupyter}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on("close", (code, signal) => {
+      process.off("SIGTERM", forward);
+      resolve(code ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1));
+    });
+  });
 }

@@ -34,11 +34,16 @@ export function notebookProblems(paths: WorkbookPaths): string[] {
 /**
  * The environment Jupyter and its kernels run with: the caller's, plus `WORKBOOK_CLUSTER` (default `embedded`)
  * and the venv's share/jupyter first on `JUPYTER_PATH`, so the project's tslab kernelspec wins over any
- * kernel of the same name installed globally.
+ * kernel of the same name installed globally. Runtime files (connection files, cookie secret) stay in the venv.
  */
 export function notebookEnv(paths: WorkbookPaths, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const jupyterPath = [join(paths.venv, "share", "jupyter"), base.JUPYTER_PATH]
     .filter(Boolean)
     .join(delimiter);
-  return { ...base, WORKBOOK_CLUSTER: base.WORKBOOK_CLUSTER || "embedded", JUPYTER_PATH: jupyterPath };
+  return {
+    ...base,
+    WORKBOOK_CLUSTER: base.WORKBOOK_CLUSTER || "embedded",
+    JUPYTER_PATH: jupyterPath,
+    JUPYTER_RUNTIME_DIR: base.JUPYTER_RUNTIME_DIR || join(paths.venv, "share", "jupyter", "runtime"),
+  };
 }

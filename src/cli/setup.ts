@@ -116,6 +116,17 @@ export function writeKernelSpec(paths: Pick<WorkbookPaths, "tslabBin" | "kernelD
   return true;
 }
 
+/**
+ * The venv sits inside this package, whose package.json says `"type": "module"`; Node would then load the
+ * CommonJS .js files JupyterLab ships (its bundled yarn) as ES modules and fail. A package.json saying
+ * `"type": "commonjs"` at the venv's root restores Node's default for everything below it.
+ */
+export function markVenvCommonJs(venv: string): void {
+  const file = join(venv, "package.json");
+  const text = '{ "type": "commonjs", "private": true }\n';
+  if (!existsSync(file) || readFileSync(file, "utf8") !== text) writeFileSync(file, text);
+}
+
 /** Fingerprint of what the venv should hold: the pinned requirements and the Python that built it. */
 export function requirementsFingerprint(requirementsText: string, pythonVersion: string): string {
   return createHash("sha256").update(pythonVersion).update("\0").update(requirementsText).digest("hex");
@@ -167,6 +178,7 @@ export function setupPython(paths: WorkbookPaths, log: SetupLog, force = false):
     }
     writeFileSync(paths.setupStamp, `${JSON.stringify({ fingerprint, python: python.version }, null, 2)}\n`);
   }
+  markVenvCommonJs(paths.venv);
   if (writeKernelSpec(paths)) log(`registered the tslab kernel in ${paths.kernelDir}`);
   return true;
 }
