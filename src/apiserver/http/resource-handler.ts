@@ -146,7 +146,11 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       reply.json(200, backend.get(rt, ns, name));
       return;
     case "list":
-      reply.json(200, backend.list(rt, ns, listOptionsFrom(query)));
+      {
+        const opts = listOptionsFrom(query);
+        // The backend's listJson fast path concatenates stored item bytes instead of re-serializing.
+        reply.json(200, backend.listJson ? backend.listJson(rt, ns, opts) : backend.list(rt, ns, opts));
+      }
       return;
     case "watch":
       r.serveWatch(rt, timeoutSecondsFrom(query));

@@ -116,6 +116,8 @@ export class WatchStream implements WatchSink {
     this.closed = true;
     this.reason = why;
     this.timer?.stop();
+    // Like the watch cache, tell the client how far it got just before the deadline ends the stream.
+    if (why === "timeout") this.handle?.bookmark?.();
     this.handle?.stop();
     const res = this.reply.res;
     // A slow client's buffer is abandoned, not flushed: destroying is what bounds the memory.

@@ -1,7 +1,7 @@
 /** Test helpers: start an EmbeddedApiServer and talk to it with raw node:https (no client library). */
 import https from "node:https";
+import { createBackend } from "../../../src/apiserver/backend.js";
 import { EmbeddedApiServer, type EmbeddedApiServerOptions } from "../../../src/apiserver/server.js";
-import { stubBackend } from "./stub-backend.js";
 
 export interface RawResponse {
   status: number;
@@ -17,9 +17,22 @@ export interface RawRequest {
   token?: string | null;
 }
 
-export async function startServer(opts: Partial<EmbeddedApiServerOptions> = {}): Promise<EmbeddedApiServer> {
-  const server = new EmbeddedApiServer({ backend: stubBackend(), ...opts });
+/** Starts a server over a fresh backend and creates `namespaces` in it. */
+export async function startServer(
+  opts: Partial<EmbeddedApiServerOptions> = {},
+  namespaces: string[] = [],
+): Promise<EmbeddedApiServer> {
+  const server = new EmbeddedApiServer({
+    backend: createBackend(opts.clock ? { clock: opts.clock } : {}),
+    ...opts,
+  });
   await server.start();
+  for (const name of namespaces) {
+    const res = await request(server, "POST", "/api/v1/namespaces", {
+      body: JSON.stringify({ metadata: { name } }),
+    });
+    if (res.status !== 201) throw new Error(`creating namespace ${name}: ${res.status} ${res.text}`);
+  }
   return server;
 }
 

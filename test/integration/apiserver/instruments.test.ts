@@ -13,9 +13,10 @@ describe("instruments", () => {
   });
 
   it("counts requests per verb, resource and code, and bytes sent", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     const m = s.instruments!.metrics;
+    m.reset(); // forget the setup requests
     await request(s, "POST", CMS, { body: cm("a") });
     await request(s, "POST", CMS, { body: cm("a") }); // 409 AlreadyExists
     await request(s, "GET", `${CMS}/a`);
@@ -33,7 +34,7 @@ describe("instruments", () => {
   });
 
   it("tracks open watches and watch events", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     const m = s.instruments!.metrics;
     const w1 = openWatch(s, `${CMS}?watch=true`);
@@ -51,7 +52,7 @@ describe("instruments", () => {
   });
 
   it("failNext fails the next N matching requests with a proper Status, then recovers", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     s.instruments!.faults.failNext("list", 2, 503, "configmaps");
     expect((await request(s, "GET", `${CMS}/none`)).status).toBe(404); // a get: not matched
@@ -68,7 +69,7 @@ describe("instruments", () => {
 
   it("latency delays requests on the server's clock", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock });
+    server = await startServer({ clock }, ["i"]);
     const s = server;
     s.instruments!.faults.latency(5000, "list");
     let done = false;
@@ -89,7 +90,7 @@ describe("instruments", () => {
   });
 
   it("dropWatches closes every open watch now", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     const w1 = openWatch(s, `${CMS}?watch=true`);
     const w2 = openWatch(s, `/api/v1/namespaces?watch=true`);
@@ -100,7 +101,7 @@ describe("instruments", () => {
   });
 
   it("dropWatchesEvery(n) ends each watch after n events", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     s.instruments!.faults.dropWatchesEvery(2);
     const w = openWatch(s, `${CMS}?watch=true`);
@@ -111,7 +112,7 @@ describe("instruments", () => {
   });
 
   it("compactHistory makes a resume from an old resourceVersion fail with 410 Expired in the stream", async () => {
-    server = await startServer();
+    server = await startServer({}, ["i"]);
     const s = server;
     const created = await request(s, "POST", CMS, { body: cm("old") });
     const rv = created.json.metadata.resourceVersion;

@@ -13,7 +13,7 @@ describe("watch streaming", () => {
   });
 
   it("streams one JSON event per line with Content-Type application/json", async () => {
-    server = await startServer();
+    server = await startServer({}, ["w"]);
     const s = server;
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
@@ -29,7 +29,7 @@ describe("watch streaming", () => {
   });
 
   it("supports the legacy /watch/ path", async () => {
-    server = await startServer();
+    server = await startServer({}, ["w"]);
     const s = server;
     const w = openWatch(s, "/api/v1/watch/namespaces/w/configmaps");
     await w.head;
@@ -41,7 +41,7 @@ describe("watch streaming", () => {
 
   it("ends the stream after timeoutSeconds on the server's clock", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock });
+    server = await startServer({ clock }, ["w"]);
     const s = server;
     const w = openWatch(s, `${CMS}?watch=1&timeoutSeconds=60`);
     await w.head;
@@ -56,7 +56,7 @@ describe("watch streaming", () => {
 
   it("defaults the timeout to 1800 s x U[1,2) like kube-apiserver", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock, random: () => 0.5 });
+    server = await startServer({ clock, random: () => 0.5 }, ["w"]);
     const s = server;
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
@@ -69,7 +69,7 @@ describe("watch streaming", () => {
   });
 
   it("stops the backend watch when the client disconnects", async () => {
-    server = await startServer();
+    server = await startServer({}, ["w"]);
     const s = server;
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
@@ -81,7 +81,7 @@ describe("watch streaming", () => {
   });
 
   it("closes a client that does not read instead of buffering without bound", async () => {
-    server = await startServer({ maxWatchBufferedBytes: 64 * 1024 });
+    server = await startServer({ maxWatchBufferedBytes: 64 * 1024 }, ["w"]);
     const s = server;
     const https = await import("node:https");
     const url = new URL(s.url);

@@ -1,0 +1,103 @@
+/**
+ * The `embedded` cluster backend (the default): the workbook's own API server, in this process, over the
+ * in-memory backend. `startCluster()` returns it with `instruments` (metrics and fault injection), which
+ * no other backend has.
+ *
+ * The control plane: kube-controller-manager runs the garbage collector and the namespace controller next
+ * to a real kube-apiserver. The embedded control plane runs the workbook's own versions of them (written
+ * with the informer machinery) when they exist; `controllers` switches each one off so a lab can run its own.
+ * See {@link startControlPlane}.
+ */
+import { createBackend } from "../apiserver/backend.js";
+import type { Instruments } from "../apiserver/instruments/instruments.js";
+import { EmbeddedApiServer } from "../apiserver/server.js";
+import type { ApiBackend } from "../apiserver/types.js";
+import type { Clock } from "../clock/clock.js";
+import type { Cluster, StartClusterOptions } from "./cluster.js";
+
+/** Which control-plane controllers the embedded backend runs (each defaults to on once it exists). */
+export interface ControlPlaneControllers {
+  /** The garbage collector (ownerReferences, propagation policies). */
+  garbageCollector?: boolean;
+  /** The namespace controller (deletes a Terminating namespace's content, then the namespace). */
+  namespace?: boolean;
+}
+
+/** Options of the embedded backend (`startCluster({embedded: {...}})`). */
+export interface EmbeddedClusterOptions {
+  /** Clock for watch timeouts and injected latency (default the real clock). */
+  clock?: Clock;
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port (default: random). */
+  port?: number;
+  /** A backend to serve instead of a fresh in-memory one. */
+  backend?: ApiBackend;
+  /** Control-plane controllers to run. */
+  controllers?: ControlPlaneControllers;
+}
+
+/** A {@link Cluster} from the embedded backend: instruments are always there. */
+export interface EmbeddedCluster extends Cluster<Instruments> {
+  readonly instruments: Instruments;
+  /** The server itself (URL, CA, token) for tools that need them. */
+  readonly server: EmbeddedApiServer;
+}
+
+/** Something started next to the server that must be stopped with it. */
+export interface ControlPlaneComponent {
+  stop(): Promise<void> | void;
+}
+
+/**
+ * Starts the control-plane controllers selected in `controllers` against the running server. The hook
+ * where the garbage collector and namespace controller plug in: none exists yet, so it starts nothing.
+ */
+export async function startControlPlane(
+  _server: EmbeddedApiServer,
+  _controllers: ControlPlaneControllers,
+): Promise<ControlPlaneComponent[]> {
+  return [];
+}
+
+function optionsOf(raw: Record<string, unknown> | undefined): EmbeddedClusterOptions {
+  return (raw ?? {}) as EmbeddedClusterOptions;
+}
+
+/** Starts the embedded API server and returns a Cluster. Registered as the `embedded` backend. */
+export async function startEmbeddedCluster(options: StartClusterOptions = {}): Promise<EmbeddedCluster> {
+  const opts = optionsOf(options.embedded);
+  const backend = opts.backend ?? createBackend(opts.clock ? { clock: opts.clock } : {});
+  const server = new EmbeddedApiServer({
+    backend,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+  });
+  await server.start();
+  let components: ControlPlaneComponent[] = [];
+  try {
+    components = await startControlPlane(server, opts.controllers ?? {});
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  options.log?.(`embedded: API server at ${server.url}, kubeconfig ${server.kubeconfigPath}`);
+  let stopping: Promise<void> | undefined;
+  return {
+    backend: "embedded",
+    kubeConfig: server.kubeConfig(),
+    kubeconfigPath: server.kubeconfigPath,
+    instruments: server.instruments as Instruments,
+    server,
+    stop() {
+      stopping ??= (async () => {
+        for (const c of components.reverse()) await c.stop();
+        await server.stop();
+        // A backend we created is ours to stop; one passed in belongs to the caller.
+        if (!opts.backend) backend.stop?.();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Support for the API scenario suite. Scenarios talk to a `Cluster` from `startCluster()` (backend from
+ * WORKBOOK_CLUSTER, default embedded) through @kubernetes/client-node only, so the same files run against a
+ * real kube-apiserver (`workbook conformance`). Nothing here knows which backend answers, except
+ * {@link faultsOf}, which returns the embedded server's fault injection when the backend has instruments.
+ */
+import { randomBytes } from "node:crypto";
+import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, Watch } from "@kubernetes/client-node";
+import { type Cluster, startCluster } from "../../src/cluster/index.js";
+
+/** The fields of a Kubernetes Status the scenarios assert on. */
+export interface Status {
+  kind?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: Array<{ field?: string; reason?: string; message?: string }>;
+  };
+}
+
+/** Starts the cluster for one test file. */
+export function startSuiteCluster(): Promise<Cluster> {
+  return startCluster({});
+}
+
+/** A unique namespace for one test: created now, deleted (best effort) by {@link cleanupNamespaces}. */
+export async function freshNamespace(kc: KubeConfig, prefix: string, created: string[]): Promise<string> {
+  const name = `${prefix}-${randomBytes(3).toString("hex")}`;
+  await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
+  created.push(name);
+  return name;
+}
+
+/** Deletes the namespaces a file created (a real cluster finishes it asynchronously). */
+export async function cleanupNamespaces(kc: KubeConfig, created: string[]): Promise<void> {
+  const api = kc.makeApiClient(CoreV1Api);
+  for (const name of created.splice(0)) await api.deleteNamespace({ name }).catch(() => undefined);
+}
+
+/** The HTTP code and Status body of a failed client-node call (fails the test if it did not fail). */
+export async function failure(call: Promise<unknown>): Promise<{ code: number; status: Status }> {
+  try {
+    await call;
+  } catch (err) {
+    const e = err as { code?: number; body?: unknown };
+    if (typeof e.code !== "number") throw err;
+    const body = typeof e.body === "string" ? safeParse(e.body) : e.body;
+    return { code: e.code, status: (body ?? {}) as Status };
+  }
+  throw new Error("expected the call to fail, but it succeeded");
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
+/** One event as client-node's Watch delivers it. */
+export interface SeenEvent {
+  type: string;
+  object: any;
+}
+
+/** A running watch that collects events; `ended` resolves when the server closes it. */
+export interface CollectingWatch {
+  events: SeenEvent[];
+  ended: Promise<unknown>;
+  stop(): void;
+}
+
+/** Starts a watch through client-node's Watch and collects every event. */
+export async function collect(
+  kc: KubeConfig,
+  path: string,
+  params: Record<string, string | number | boolean>,
+): Promise<CollectingWatch> {
+  const events: SeenEvent[] = [];
+  let resolveEnd: (v: unknown) => void = () => {};
+  const ended = new Promise((r) => {
+    resolveEnd = r;
+  });
+  const ctrl = await new Watch(kc).watch(
+    path,
+    params,
+    (type, object) => events.push({ type, object }),
+    (err) => resolveEnd(err ?? null),
+  );
+  return { events, ended, stop: () => ctrl.abort() };
+}
+
+/** Polls `cond` until it holds (real time: the suite also runs against real clusters). */
+export async function eventually(
+  cond: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = "condition",
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > deadline) throw new Error(`${what} not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The embedded server's fault injection, or undefined on backends without instruments. */
+export function faultsOf(cluster: Cluster): { compactHistory(): void } | undefined {
+  const inst = cluster.instruments as { faults?: { compactHistory(): void } } | undefined;
+  return inst?.faults;
+}
+
+/** Request options that send a PATCH as a JSON merge patch (client-node defaults to JSON patch). */
+export const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+/** Request options that send a PATCH as a JSON patch (an array of operations). */
+export const jsonPatch = setHeaderOptions("Content-Type", PatchStrategy.JsonPatch);
