@@ -1,4 +1,11 @@
-import { HttpMethod, type KubeConfig, KubernetesObjectApi, Watch } from "@kubernetes/client-node";
+import {
+  ApiException,
+  HttpMethod,
+  type KubeConfig,
+  KubernetesObjectApi,
+  type ResponseContext,
+  Watch,
+} from "@kubernetes/client-node";
 import { type StatusLike, statusToError, toApiError } from "./errors.js";
 import type { MetaObject, ObjectList } from "./object.js";
 import {
@@ -71,12 +78,23 @@ export interface ListWatchScope {
 
 const WATCH_EVENT_TYPES = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK"]);
 
+/** Marks requests whose response must come back as plain JSON. */
+const RAW_JSON = "raw-json";
+
 /**
  * client-node's generic object client, extended with one raw GET of a collection URL. Going through
- * `requestPromise` keeps client-node's authentication, TLS agent, middleware and `ApiException` errors; the
- * `"any"` type tells its serializer to hand back the JSON untouched (no class instances, no Date conversion).
+ * `requestPromise` keeps client-node's authentication, TLS agent, middleware and `ApiException` errors. The
+ * response is parsed as plain JSON: client-node's serializer would coerce a list's metadata into `V1ObjectMeta`
+ * and drop its `continue` token, and would turn timestamps into Date objects that watch events do not have.
  */
 class CollectionClient extends KubernetesObjectApi {
+  protected override async processResponse<T>(response: ResponseContext, type?: string): Promise<T> {
+    if (type !== RAW_JSON) return super.processResponse(response, type) as Promise<T>;
+    const text = await response.body.text();
+    if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) return JSON.parse(text) as T;
+    throw new ApiException(response.httpStatusCode, "Unsuccessful HTTP Request", text, response.headers);
+  }
+
   getCollection<T>(
     path: string,
     query: Record<string, string>,
@@ -86,7 +104,7 @@ class CollectionClient extends KubernetesObjectApi {
     ctx.setHeaderParam("Accept", "application/json");
     for (const [key, value] of Object.entries(query)) ctx.setQueryParam(key, value);
     if (signal) ctx.setSignal(signal);
-    return this.requestPromise(ctx, "any") as unknown as Promise<ObjectList<T>>;
+    return this.requestPromise(ctx, RAW_JSON) as unknown as Promise<ObjectList<T>>;
   }
 }
 
