@@ -70,3 +70,28 @@ export function recorder(): WatchSink & { events: WatchEvent[]; closed: boolean;
   };
   return sink;
 }
+
+/** A CRD body for `widgets.example.com` (kind Widget), optionally with a status subresource and a schema. */
+export function widgetCrd(
+  options: { scope?: "Namespaced" | "Cluster"; status?: boolean; schema?: unknown } = {},
+) {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: options.scope ?? "Namespaced",
+      names: { plural: "widgets", singular: "widget", kind: "Widget", shortNames: ["wd"] },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          ...(options.schema ? { schema: { openAPIV3Schema: options.schema } } : {}),
+          ...(options.status ? { subresources: { status: {} } } : {}),
+        },
+      ],
+    },
+  };
+}
