@@ -10,6 +10,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { type Clock, realClock } from "../../clock/index.js";
 
+/** Children still running; killed if this Node process exits without stopping them (a crashed test run). */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killLiveChildrenOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const child of live) child.kill("SIGKILL");
+  });
+}
+
 /** How a control-plane process ended. */
 export interface ProcessExit {
   code: number | null;
@@ -41,12 +53,16 @@ export class ControlPlaneProcess {
     private readonly child: ChildProcess,
     private readonly options: ControlPlaneProcessOptions,
   ) {
+    live.add(child);
+    killLiveChildrenOnExit();
     this.exited = new Promise<ProcessExit>((resolve) => {
       child.once("exit", (code, signal) => {
+        live.delete(child);
         this.exit = { code, signal };
         resolve(this.exit);
       });
       child.once("error", () => {
+        live.delete(child);
         this.exit ??= { code: null, signal: null };
         resolve(this.exit);
       });
