@@ -16,8 +16,11 @@ import { type Clock, realClock } from "../clock/index.js";
 /** The three statuses a condition can have. */
 export type ConditionStatus = "True" | "False" | "Unknown";
 
-/** A status condition (metav1.Condition). Times are RFC 3339 strings on the wire; a `Date` is accepted too. */
-export interface Condition {
+/**
+ * A status condition: metav1.Condition (named StatusCondition here so it is not confused with a poll condition).
+ * Times are RFC 3339 strings on the wire; a `Date` is accepted too.
+ */
+export interface StatusCondition {
   type: string;
   status: ConditionStatus;
   observedGeneration?: number;
@@ -31,7 +34,7 @@ export function formatTime(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
-function validate(c: Condition): void {
+function validate(c: StatusCondition): void {
   if (!c || typeof c.type !== "string" || c.type === "")
     throw new TypeError("condition.type must be a non-empty string");
   if (c.status !== "True" && c.status !== "False" && c.status !== "Unknown") {
@@ -46,9 +49,9 @@ function validate(c: Condition): void {
 
 /** The condition of type `type`, or undefined. */
 export function findStatusCondition(
-  conditions: readonly Condition[] | undefined,
+  conditions: readonly StatusCondition[] | undefined,
   type: string,
-): Condition | undefined {
+): StatusCondition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -58,8 +61,8 @@ export function findStatusCondition(
  * copied without touching it. Returns true if anything changed.
  */
 export function setStatusCondition(
-  conditions: Condition[],
-  condition: Condition,
+  conditions: StatusCondition[],
+  condition: StatusCondition,
   clock: Clock = realClock,
 ): boolean {
   validate(condition);
@@ -93,7 +96,7 @@ export function setStatusCondition(
 }
 
 /** Removes the condition of `type` in place; returns true if one was removed. */
-export function removeStatusCondition(conditions: Condition[], type: string): boolean {
+export function removeStatusCondition(conditions: StatusCondition[], type: string): boolean {
   const i = conditions.findIndex((c) => c.type === type);
   if (i < 0) return false;
   conditions.splice(i, 1);
@@ -102,7 +105,7 @@ export function removeStatusCondition(conditions: Condition[], type: string): bo
 
 /** True if the condition exists with status `status`. */
 export function isStatusConditionPresentAndEqual(
-  conditions: readonly Condition[] | undefined,
+  conditions: readonly StatusCondition[] | undefined,
   type: string,
   status: ConditionStatus,
 ): boolean {
@@ -110,11 +113,17 @@ export function isStatusConditionPresentAndEqual(
 }
 
 /** True if the condition exists and is "True". */
-export function isStatusConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isStatusConditionTrue(
+  conditions: readonly StatusCondition[] | undefined,
+  type: string,
+): boolean {
   return isStatusConditionPresentAndEqual(conditions, type, "True");
 }
 
 /** True if the condition exists and is "False". */
-export function isStatusConditionFalse(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isStatusConditionFalse(
+  conditions: readonly StatusCondition[] | undefined,
+  type: string,
+): boolean {
   return isStatusConditionPresentAndEqual(conditions, type, "False");
 }

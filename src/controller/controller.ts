@@ -98,6 +98,7 @@ function checkResult(result: unknown): Result {
 
 /** A controller: a queue of keys, workers and a reconcile function (client-go's controller loop). */
 export class Controller {
+  /** The controller's name (its queue's metrics name). */
   readonly name: string;
   /** The queue this controller serves; event handlers `add` keys to it. */
   readonly queue: RateLimitingQueue<string>;
@@ -143,8 +144,15 @@ export class Controller {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
     this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
     this.hasSynced = options.hasSynced ?? [];
-    const onError = options.onError;
-    this.report = onError ?? ((e, k, o) => defaultOnError(e, k, o, this.name));
+    const onError = options.onError ?? ((e, k, o) => defaultOnError(e, k, o, this.name));
+    // A throwing error callback must not kill a worker either.
+    this.report = (e, k, o) => {
+      try {
+        onError(e, k, o);
+      } catch {
+        // ignored on purpose: reporting is best effort
+      }
+    };
     this.queue =
       options.queue ??
       new RateLimitingQueue<string>({

@@ -105,9 +105,8 @@ export class Queue<T> {
     if (this.dirty.has(item)) {
       this.queue.push(item);
       this.handOut();
-    } else if (this.processing.size === 0) {
-      this.releaseDrainWaiters();
     }
+    if (this.processing.size === 0) this.releaseDrainWaiters();
   }
 
   /** Number of items waiting to be handed out (not counting those being processed, as in client-go). */

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
 import {
-  type Condition,
   findStatusCondition,
   isStatusConditionFalse,
   isStatusConditionTrue,
   removeStatusCondition,
+  type StatusCondition,
   setStatusCondition,
 } from "../../../src/controller/index.js";
 
 describe("status conditions", () => {
   it("adds a condition with lastTransitionTime = now (RFC 3339, seconds)", () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 0, 750));
-    const conds: Condition[] = [];
+    const conds: StatusCondition[] = [];
     expect(setStatusCondition(conds, { type: "Ready", status: "False", reason: "Creating" }, clock)).toBe(
       true,
     );
@@ -23,7 +23,7 @@ describe("status conditions", () => {
 
   it("changes lastTransitionTime only when status changes", async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    const conds: Condition[] = [];
+    const conds: StatusCondition[] = [];
     setStatusCondition(
       conds,
       { type: "Ready", status: "False", reason: "Creating", observedGeneration: 1 },
@@ -58,15 +58,21 @@ describe("status conditions", () => {
   });
 
   it("reports no change for an identical condition (so a no-op status write can be skipped)", () => {
-    const conds: Condition[] = [];
-    const c: Condition = { type: "Ready", status: "True", reason: "Ok", message: "", observedGeneration: 3 };
+    const conds: StatusCondition[] = [];
+    const c: StatusCondition = {
+      type: "Ready",
+      status: "True",
+      reason: "Ok",
+      message: "",
+      observedGeneration: 3,
+    };
     setStatusCondition(conds, c);
     expect(setStatusCondition(conds, { ...c })).toBe(false);
     expect(conds).toHaveLength(1);
   });
 
   it("removes by type and validates input", () => {
-    const conds: Condition[] = [];
+    const conds: StatusCondition[] = [];
     setStatusCondition(conds, { type: "A", status: "True", reason: "R" });
     setStatusCondition(conds, { type: "B", status: "Unknown", reason: "R" });
     expect(removeStatusCondition(conds, "A")).toBe(true);

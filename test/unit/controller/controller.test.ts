@@ -186,6 +186,29 @@ describe("Controller", () => {
     expect(reported.find((r) => r.key === "bad")?.message).toMatch(/requeueAfter=-1/);
   });
 
+  it("a throwing onError callback does not kill the worker", async () => {
+    const clock = new FakeClock(0);
+    const seen: string[] = [];
+    const c = new Controller({
+      name: "t",
+      clock,
+      maxRetries: 0,
+      onError: () => {
+        throw new Error("logger broke");
+      },
+      reconcile: (key) => {
+        seen.push(key);
+        if (key === "bad") throw new Error("fail");
+      },
+    });
+    running.push(c);
+    c.enqueue("bad");
+    c.enqueue("good");
+    c.start();
+    await clock.advance(100);
+    expect(seen).toEqual(["bad", "good"]);
+  });
+
   it("a reconcile that never returns holds only its worker; stop() gives up after the drain timeout", async () => {
     const clock = new FakeClock(0);
     const done: string[] = [];
