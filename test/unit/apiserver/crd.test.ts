@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { apiError, recorder, setup, widgetCrd } from "./helpers.js";
+
+describe("CustomResourceDefinitions", () => {
+  it("a created CRD is Established and serves its kind at once, notifying listeners", () => {
+    const { backend, crds } = setup();
+    let changes = 0;
+    backend.onResourcesChanged(() => changes++);
+    expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+    const crd = backend.create(crds, undefined, widgetCrd());
+    const status = crd.status as {
+      conditions: { type: string; status: string }[];
+      acceptedNames: Record<string, unknown>;
+    };
+    expect(status.conditions.map((c) => [c.type, c.status])).toEqual([
+      ["NamesAccepted", "True"],
+      ["Established", "True"],
+    ]);
+    expect(status.acceptedNames).toMatchObject({
+      plural: "widgets",
+      kind: "Widget",
+      listKind: "WidgetList",
+      singular: "widget",
+    });
+    expect(changes).toBeGreaterThan(0);
+    const rt = backend.findResource("example.com", "v1", "widgets")!;
+    expect(rt).toMatchObject({ kind: "Widget", namespaced: true, shortNames: ["wd"], subresources: [] });
+    expect(backend.resourceTypes().some((t) => t.resource === "widgets")).toBe(true);
+    const w = backend.create(rt, "default", {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w" },
+      spec: {},
+    });
+    expect(w.metadata?.generation).toBe(1);
+    expect(backend.list(rt, "default", {}).kind).toBe("WidgetList");
+  });
+
+  it("serves cluster-scoped kinds and the status subresource when declared", () => {
+    const { backend, crds } = setup();
+    backend.create(crds, undefined, widgetCrd({ scope: "Cluster", status: true }));
+    const rt = backend.findResource("example.com", "v1", "widgets")!;
+    expect(rt.namespaced).toBe(false);
+    expect(rt.subresources).toEqual(["status"]);
+    const w = backend.create(rt, "default", { metadata: { name: "w" } });
+    expect(w.metadata?.namespace).toBeUndefined();
+  });
+
+  it("validates CRD basics (422)", () => {
+    const { backend, crds } = setup();
+    const bad = (mutate: (c: ReturnType<typeof widgetCrd>) => void) => {
+      const c = widgetCrd();
+      mutate(c);
+      return apiError(() => backend.create(crds, undefined, c));
+    };
+    expect(bad((c) => (c.metadata.name = "gadgets.example.com")).status.details?.causes?.[0]?.field).toBe(
+      "metadata.name",
+    );
+    expect(bad((c) => (c.spec.names.plural = "")).status.details?.causes?.map((x) => x.field)).toContain(
+      "spec.names.plural",
+    );
+    expect(bad((c) => (c.spec.names.kind = "")).status.details?.causes?.map((x) => x.field)).toContain(
+      "spec.names.kind",
+    );
+    expect(bad((c) => (c.spec.scope = "Galaxy" as "Cluster")).code).toBe(422);
+    expect(bad((c) => (c.spec.versions[0]!.storage = false)).code).toBe(422);
+    expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+  });
+
+  it("validates custom objects against openAPIV3Schema (types, required, enum)", () => {
+    const { backend, crds } = setup();
+    const schema = {
+      type: "object",
+      required: ["spec"],
+      properties: {
+        spec: {
+          type: "object",
+          required: ["size"],
+          properties: { size: { type: "integer" }, color: { type: "string", enum: ["red", "blue"] } },
+        },
+      },
+    };
+    backend.create(crds, undefined, widgetCrd({ schema }));
+    const rt = backend.findResource("example.com", "v1", "widgets")!;
+    const wrongType = apiError(() =>
+      backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: "big" } }),
+    );
+    expect(wrongType.code).toBe(422);
+    expect(wrongType.status.details?.causes?.[0]).toMatchObject({
+      field: "spec.size",
+      message: 'Invalid value: "string": spec.size in body must be of type integer: "string"',
+    });
+    expect(
+      apiError(() => backend.create(rt, "default", { metadata: { name: "w" } })).status.details?.causes?.[0]
+        ?.field,
+    ).toBe("spec");
+    expect(
+      apiError(() =>
+        backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: 1, color: "green" } }),
+      ).code,
+    ).toBe(422);
+    expect(
+      backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: 1, color: "red" } }).spec,
+    ).toEqual({ size: 1, color: "red" });
+  });
+
+  it("deleting the CRD deletes its objects (DELETED events), closes watches and stops serving", () => {
+    const { backend, crds } = setup();
+    backend.create(crds, undefined, widgetCrd());
+    const rt = backend.findResource("example.com", "v1", "widgets")!;
+    backend.create(rt, "default", { metadata: { name: "a", finalizers: ["example.com/f"] } });
+    backend.create(rt, "kube-system", { metadata: { name: "b" } });
+    const sink = recorder();
+    backend.watch(rt, undefined, { resourceVersion: String(backend.currentRevision()) }, sink);
+    let changes = 0;
+    backend.onResourcesChanged(() => changes++);
+    backend.delete(crds, undefined, "widgets.example.com");
+    expect(sink.events.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual([
+      "DELETED a",
+      "DELETED b",
+    ]);
+    expect(sink.closed).toBe(true);
+    expect(changes).toBeGreaterThan(0);
+    expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+    expect(apiError(() => backend.list(rt, undefined, {})).code).toBe(404);
+    // re-creating the CRD starts empty
+    backend.create(crds, undefined, widgetCrd());
+    expect(backend.list(rt, undefined, {}).items).toEqual([]);
+  });
+
+  it("serves every served version, presenting objects in the requested apiVersion", () => {
+    const { backend, crds } = setup();
+    const crd = widgetCrd();
+    crd.spec.versions.push({ name: "v2", served: true, storage: false });
+    backend.create(crds, undefined, crd);
+    const v1 = backend.findResource("example.com", "v1", "widgets")!;
+    const v2 = backend.findResource("example.com", "v2", "widgets")!;
+    backend.create(v1, "default", { metadata: { name: "w" } });
+    expect(backend.get(v2, "default", "w").apiVersion).toBe("example.com/v2");
+    expect(JSON.parse(backend.listJson(v2, "default", {})).items[0].apiVersion).toBe("example.com/v2");
+    const sink = recorder();
+    backend.watch(v2, "default", { resourceVersion: "0" }, sink);
+    expect(sink.events[0]!.object.apiVersion).toBe("example.com/v2");
+  });
+});
