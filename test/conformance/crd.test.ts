@@ -20,7 +20,6 @@ const group = `c${randomBytes(3).toString("hex")}.conformance.workbook.example.c
 const version = "v1";
 const plural = "widgets";
 
-// biome-ignore lint/suspicious/noExplicitAny: custom objects are untyped JSON
 type Obj = any;
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { loadYaml } from "@kubernetes/client-node";
-import { badRequest, tooLarge, unsupportedMediaType } from "../errors.js";
+import { ApiError, badRequest, tooLarge, unsupportedMediaType } from "../errors.js";
 import type { PatchType } from "../types.js";
 
 /** kube-apiserver's default request body limit: 3 MiB. */
@@ -30,10 +30,25 @@ export function patchTypeOf(req: IncomingMessage): PatchType {
   throw unsupportedMediaType(type || "no Content-Type");
 }
 
-/** Checks that a create/update body is JSON (an absent Content-Type is taken as JSON, as client-go never omits it). */
+/**
+ * Checks that a create/update body is JSON (an absent Content-Type is taken as JSON). kube-apiserver also
+ * accepts YAML, protobuf and CBOR; the embedded server only JSON, and says so in the 415.
+ */
 export function requireJsonBody(req: IncomingMessage): void {
   const type = mediaType(req);
-  if (type !== "" && type !== "application/json" && type !== "*/*") throw unsupportedMediaType(type);
+  if (type === "" || type === "application/json" || type === "*/*") return;
+  const hint = type.includes("protobuf")
+    ? " (kubectl's imperative `create <kind>` commands send protobuf: use `kubectl create -f` or `kubectl apply -f` instead)"
+    : "";
+  throw new ApiError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: `the embedded API server accepts request bodies as application/json only, got ${type}${hint}`,
+    reason: "UnsupportedMediaType",
+    code: 415,
+  });
 }
 
 /**
