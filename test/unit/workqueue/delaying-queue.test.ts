@@ -83,6 +83,20 @@ describe("DelayingQueue", () => {
     expect(q.len()).toBe(0);
   });
 
+  it("shutDownWithDrain also discards waiting items and stops the timer", async () => {
+    const { clock, q } = setup();
+    q.add("x");
+    const got = await q.get();
+    q.addAfter("a", 100);
+    const drained = q.shutDownWithDrain();
+    expect(clock.pendingTimers()).toBe(0);
+    expect(q.waitingLen()).toBe(0);
+    q.done(got.item as string);
+    await drained;
+    await clock.advance(1000);
+    expect(q.len()).toBe(0);
+  });
+
   it("waits longer than Node's 24.8-day timer limit correctly", async () => {
     const { clock, q } = setup();
     const days40 = 40 * 24 * 3600 * 1000;
