@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock } from "../../../src/clock/index.js";
+import {
+  defineLab,
+  formatReport,
+  formatSummary,
+  type GradeReport,
+  runChecks,
+} from "../../../src/grading/index.js";
+
+describe("runChecks", () => {
+  it("runs every check in order, keeps going after failures, and records hints only for failures", async () => {
+    const order: string[] = [];
+    const report = await runChecks("01-demo", [
+      { requirement: "first", hint: "unused", run: () => void order.push("first") },
+      {
+        requirement: "second",
+        hint: "look at the finalizer",
+        run: async () => {
+          order.push("second");
+          throw new Error("finalizer still present");
+        },
+      },
+      { requirement: "third", run: () => void order.push("third") },
+    ]);
+    expect(order).toEqual(["first", "second", "third"]);
+    expect(report.passed).toBe(2);
+    expect(report.failed).toBe(1);
+    expect(report.results.map((r) => [r.requirement, r.passed, r.message, r.hint])).toEqual([
+      ["first", true, undefined, undefined],
+      ["second", false, "finalizer still present", "look at the finalizer"],
+      ["third", true, undefined, undefined],
+    ]);
+  });
+
+  it("fails a check that hangs past its timeout and moves on", async () => {
+    const clock = new FakeClock(0);
+    const done = runChecks(
+      "02-hang",
+      [
+        { requirement: "hangs", timeout: 500, run: () => new Promise<void>(() => {}) },
+        { requirement: "after", run: () => {} },
+      ],
+      clock,
+    );
+    await clock.advance(500);
+    const report = await done;
+    expect(report.results.map((r) => [r.passed, r.message])).toEqual([
+      [false, "did not finish within 500 ms"],
+      [true, undefined],
+    ]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("defineLab keeps the grader as written", () => {
+    const grader = { title: "t", checks: () => [] };
+    expect(defineLab(grader)).toBe(grader);
+  });
+});
+
+describe("report printer", () => {
+  const report: GradeReport = {
+    lab: "03-owners",
+    passed: 1,
+    failed: 1,
+    results: [
+      { requirement: "children carry an ownerReference", passed: true, durationMs: 3 },
+      {
+        requirement: "deleting the parent deletes its children",
+        passed: false,
+        message: "2 children left\nafter 5 s",
+        hint: "set blockOwnerDeletion",
+        durationMs: 5000,
+      },
+    ],
+  };
+
+  it("prints one bullet per requirement with why and hint under failures", () => {
+    expect(formatReport(report)).toBe(
+      [
+        "03-owners",
+        "  [x] children carry an ownerReference",
+        "  [ ] deleting the parent deletes its children",
+        "        why:  2 children left",
+        "              after 5 s",
+        "        hint: set blockOwnerDeletion",
+        "  1/2 requirements met",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("summarises several labs on one line", () => {
+    const complete: GradeReport = { ...report, lab: "04", passed: 2, failed: 0 };
+    expect(formatSummary([report, complete])).toBe("grade: 3/4 requirements met in 2 labs (1 complete)\n");
+  });
+});
