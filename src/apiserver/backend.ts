@@ -7,7 +7,7 @@
  * `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its timeout).
  */
 import { type Clock, realClock } from "../clock/clock.js";
-import { ApiError, badRequest, forbidden, notFound, toApiError } from "./errors.js";
+import { ApiError, badRequest, failure, forbidden, notFound, toApiError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { servedResourcesOf } from "./registry/crd.js";
@@ -137,14 +137,8 @@ export class Backend implements ApiBackend {
 
   watch(rt: ResourceType, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): WatchHandle {
     return guard(() => {
-      const served = this.served(rt);
       const ns = scopeOrAll(rt, namespace);
-      const match = buildPredicate(
-        opts.labelSelector,
-        opts.fieldSelector,
-        served.strategy.extraFieldLabels,
-        rt.resource,
-      );
+      const match = this.predicate(rt, opts);
       const rv = parseResourceVersion(opts.resourceVersion);
       const current = this.store.revision;
       if (rv > current) throw tooLargeResourceVersion(rv, current);
@@ -283,29 +277,26 @@ export class Backend implements ApiBackend {
   private served(rt: ResourceType): ServedResource {
     const served = this.registry.resolve(rt);
     if (!served) {
-      throw new ApiError({
-        kind: "Status",
-        apiVersion: "v1",
-        metadata: {},
-        status: "Failure",
-        message: "the server could not find the requested resource",
-        reason: "NotFound",
-        details: { kind: rt.resource, ...(rt.group ? { group: rt.group } : {}) },
-        code: 404,
+      throw failure(404, "NotFound", "the server could not find the requested resource", {
+        kind: rt.resource,
+        ...(rt.group ? { group: rt.group } : {}),
       });
     }
     return served;
   }
 
+  /** The selector predicate of a LIST or WATCH (undefined when it selects everything). */
+  private predicate(
+    rt: ResourceType,
+    opts: ListOptions | WatchOptions,
+  ): ((obj: KubeObject) => boolean) | undefined {
+    const extra = this.served(rt).strategy.extraFieldLabels;
+    return buildPredicate(opts.labelSelector, opts.fieldSelector, extra, rt.resource);
+  }
+
   private readList(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListResult {
-    const served = this.served(rt);
     const ns = scopeOrAll(rt, namespace);
-    const match = buildPredicate(
-      opts.labelSelector,
-      opts.fieldSelector,
-      served.strategy.extraFieldLabels,
-      rt.resource,
-    );
+    const match = this.predicate(rt, opts);
     const current = this.store.revision;
     const compacted = this.store.compactedRevision;
     const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;

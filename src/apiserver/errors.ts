@@ -56,7 +56,13 @@ function qualified(t: StatusTarget): string {
   return t.group ? `${t.resource}.${t.group}` : t.resource;
 }
 
-function failure(code: number, reason: string, message: string, details?: StatusBody["details"]): ApiError {
+/** An ApiError with any code, reason and message (for Status shapes without a dedicated builder). */
+export function failure(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusBody["details"],
+): ApiError {
   const status: StatusBody = {
     kind: "Status",
     apiVersion: "v1",

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, tooLarge } from "../errors.js";
+import { type ApiError, badRequest, failure, tooLarge } from "../errors.js";
 import { isJsonObject } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
@@ -33,28 +33,17 @@ export function applyPatch(type: PatchType | string, current: unknown, patch: un
         throw patchRejected(err.message);
       }
     default:
-      throw new ApiError({
-        kind: "Status",
-        apiVersion: "v1",
-        metadata: {},
-        status: "Failure",
-        message: `the embedded API server does not support ${type} (server-side apply); use application/merge-patch+json or application/json-patch+json`,
-        reason: "UnsupportedMediaType",
-        code: 415,
-      });
+      throw failure(
+        415,
+        "UnsupportedMediaType",
+        `the embedded API server does not support ${type} (server-side apply); use application/merge-patch+json or application/json-patch+json`,
+      );
   }
 }
 
 /** 422 for a patch that cannot apply, the shape of apimachinery's `NewGenericServerResponse(422, ...)`. */
 function patchRejected(why: string): ApiError {
-  return new ApiError({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message: `the server rejected our request due to an error in our request: ${why}`,
-    reason: "Invalid",
-    details: { causes: [{ reason: "FieldValueInvalid", message: why }] },
-    code: 422,
+  return failure(422, "Invalid", `the server rejected our request due to an error in our request: ${why}`, {
+    causes: [{ reason: "FieldValueInvalid", message: why }],
   });
 }

@@ -3,7 +3,7 @@ import type { Clock } from "../../clock/clock.js";
 import { joinKey } from "../../meta/keys.js";
 import { FieldErrors } from "../admission/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
-import { ApiError, alreadyExists, badRequest, conflict, forbidden, invalid, notFound } from "../errors.js";
+import { alreadyExists, badRequest, conflict, forbidden, invalid, notFound } from "../errors.js";
 import { cloneJson, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
@@ -349,16 +349,5 @@ function validateDeleteOptions(opts: DeleteOptions): void {
       "orphanDependents and deletionPropagation cannot be both set",
     );
   }
-  if (!errs.ok) {
-    throw new ApiError({
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: `DeleteOptions.meta.k8s.io "" is invalid: ${errs.causes.map((c) => `${c.field}: ${c.message}`).join(", ")}`,
-      reason: "Invalid",
-      details: { kind: "DeleteOptions", group: "meta.k8s.io", causes: errs.causes },
-      code: 422,
-    });
-  }
+  errs.throwIfAny("DeleteOptions", "meta.k8s.io", "");
 }

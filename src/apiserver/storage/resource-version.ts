@@ -1,4 +1,4 @@
-import { ApiError, badRequest, expired } from "../errors.js";
+import { type ApiError, badRequest, expired, failure } from "../errors.js";
 
 /**
  * Parses a resourceVersion from a client. "" and "0" both mean 0 ("any"), as in kube-apiserver's
@@ -16,23 +16,10 @@ export function parseResourceVersion(rv: string | undefined): number {
  * own writes, so it answers at once.
  */
 export function tooLargeResourceVersion(requested: number, current: number): ApiError {
-  return new ApiError({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
-    reason: "Timeout",
-    details: {
-      causes: [
-        {
-          reason: "ResourceVersionTooLarge",
-          message: `Too large resource version: ${requested}, current: ${current}`,
-        },
-      ],
-      retryAfterSeconds: 1,
-    },
-    code: 504,
+  const why = `Too large resource version: ${requested}, current: ${current}`;
+  return failure(504, "Timeout", `Timeout: ${why}`, {
+    causes: [{ reason: "ResourceVersionTooLarge", message: why }],
+    retryAfterSeconds: 1,
   });
 }
 
