@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    reporters: ["default"],
+    // "default" for people; the summary reporter ends the run with "N passed, N failed, N skipped" for CI.
+    reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });
