@@ -30,7 +30,7 @@ export interface StatusCondition {
 }
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
-export function formatTime(ms: number): string {
+export function formatMetaTime(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
@@ -70,14 +70,14 @@ export function setStatusCondition(
   if (!existing) {
     conditions.push({
       ...condition,
-      lastTransitionTime: condition.lastTransitionTime ?? formatTime(clock.now()),
+      lastTransitionTime: condition.lastTransitionTime ?? formatMetaTime(clock.now()),
     });
     return true;
   }
   let changed = false;
   if (existing.status !== condition.status) {
     existing.status = condition.status;
-    existing.lastTransitionTime = condition.lastTransitionTime ?? formatTime(clock.now());
+    existing.lastTransitionTime = condition.lastTransitionTime ?? formatMetaTime(clock.now());
     changed = true;
   }
   if (existing.reason !== condition.reason) {
