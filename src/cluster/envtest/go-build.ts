@@ -1,12 +1,12 @@
 /**
- * `workbook envtest build`: compiles kube-apiserver and kube-controller-manager from the Kubernetes Go modules
- * into the envtest cache folder, then links etcd and kubectl next to them so the folder is a valid
+ * `workbook envtest build`: compiles kube-apiserver, kube-controller-manager and etcd from the Kubernetes Go
+ * modules into the envtest cache folder, then links kubectl next to them so the folder is a valid
  * KUBEBUILDER_ASSETS. Steps: resolve k8s.io/kubernetes through the Go module proxy → read its staging module
- * list → write go.mod and two tiny main packages under `<cache>/<version>/src` → `go mod tidy` → `go build`.
- * The Go build cache makes a second run take seconds.
+ * list → write go.mod and one tiny main package per binary under `<cache>/<version>/src` → `go mod tidy` →
+ * `go build`. The Go build cache makes a second run take seconds.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { mkdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, realClock } from "../../clock/index.js";
@@ -70,6 +70,15 @@ function run(
   });
 }
 
+/** A regular file (a symlink to a system binary does not count as built). */
+function isBuiltFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Links `target` as `<binDir>/<name>` unless something is already there. */
 async function linkInto(binDir: string, name: string, target: string | undefined, log: (l: string) => void) {
   const path = join(binDir, name);
@@ -102,12 +111,14 @@ export async function buildEnvtestBinaries(options: GoBuildOptions = {}): Promis
     log(`envtest build: ${step} done in ${(timings[step] / 1000).toFixed(1)} s`);
     return result;
   };
-  const built = BUILT_COMMANDS.every((c) => existsSync(join(binDir, c)));
+  const built = BUILT_COMMANDS.every((c) => isBuiltFile(join(binDir, c)));
   const cached = built && !options.force;
 
   if (!cached) {
     const env = { ...process.env, CGO_ENABLED: "0", GOFLAGS: `-p=${options.parallelism ?? 2}` };
     await mkdir(binDir, { recursive: true });
+    // An earlier build may have linked a system etcd here; the build writes its own.
+    for (const command of BUILT_COMMANDS) await rm(join(binDir, command), { force: true });
     const goModPath = await timed("resolve k8s.io/kubernetes", async () => {
       const out = await run(
         go,
@@ -138,7 +149,6 @@ export async function buildEnvtestBinaries(options: GoBuildOptions = {}): Promis
     ];
     await timed("go build", () => run(go, buildArgs, srcDir, env, log));
   }
-  await linkInto(binDir, "etcd", findOnPath("etcd"), log);
   await linkInto(binDir, "kubectl", findOnPath("kubectl"), log);
 
   const sizes: Record<string, number> = {};

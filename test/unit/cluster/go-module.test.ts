@@ -43,12 +43,16 @@ describe("the generated Go module for envtest binaries", () => {
     expect(goMod.startsWith("module workbook.local/envtest\n")).toBe(true);
   });
 
-  it("writes a main package per command that runs the upstream cobra command", () => {
-    expect(BUILT_COMMANDS).toEqual(["kube-apiserver", "kube-controller-manager"]);
+  it("writes a main package per command that runs the upstream entry point", () => {
+    expect(BUILT_COMMANDS).toEqual(["kube-apiserver", "kube-controller-manager", "etcd"]);
     const main = renderMain("kube-controller-manager");
     expect(main).toContain('"k8s.io/kubernetes/cmd/kube-controller-manager/app"');
     expect(main).toContain("os.Exit(cli.Run(app.NewControllerManagerCommand()))");
     expect(renderMain("kube-apiserver")).toContain("app.NewAPIServerCommand()");
+    const etcd = renderMain("etcd");
+    expect(etcd).toContain('"go.etcd.io/etcd/server/v3/etcdmain"');
+    expect(etcd).toContain("etcdmain.Main(os.Args)");
+    expect(etcd).not.toContain("component-base/cli");
   });
 
   it("stamps the version into k8s.io/component-base/version", () => {
