@@ -80,9 +80,15 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const explicit = values.backends !== undefined;
-  const requested = explicit
-    ? (values.backends ?? "").split(",").map((b) => resolveBackend(b.trim()))
-    : CLUSTER_BACKENDS.filter((b) => b !== "kubeconfig");
+  let requested: string[];
+  try {
+    requested = explicit
+      ? (values.backends ?? "").split(",").map((b) => resolveBackend(b.trim()))
+      : CLUSTER_BACKENDS.filter((b) => b !== "kubeconfig");
+  } catch (err) {
+    process.stderr.write(`workbook conformance: ${(err as Error).message}\n`);
+    return 2;
+  }
 
   const runs: BackendRun[] = [];
   for (const backend of requested) {
