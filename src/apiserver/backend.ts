@@ -165,11 +165,15 @@ export class Backend implements ApiBackend {
       if (sendInitial) {
         const page = readRange(this.store.resource(id), { namespace: ns, rev: current, latest: true });
         for (const v of page.versions) watcher.initial(v);
+        watcher.lastRev = current;
         if (opts.sendInitialEvents === true && opts.allowWatchBookmarks === true) {
           this.hub.bookmark(watcher, { "k8s.io/initial-events-end": "true" });
         }
       } else if (rv > 0) {
         for (const ev of this.store.history.since(rv)) if (ev.resourceId === id) watcher.deliver(ev);
+        watcher.lastRev = Math.max(watcher.lastRev, current);
+      } else {
+        watcher.lastRev = current;
       }
       return {
         stop: () => watcher.stop(),

@@ -1,6 +1,6 @@
 import { decodeError, type FieldErrors } from "../admission/field-errors.js";
 import { configMapKeyErrors } from "../admission/names.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
 import type { KubeObject } from "../types.js";
 import { BasicStrategy } from "./strategy.js";
 
@@ -57,6 +57,20 @@ function validateDataKeys(obj: KubeObject, fields: string[], errs: FieldErrors):
   if (size > MAX_DATA_BYTES) errs.tooLong("", MAX_DATA_BYTES);
 }
 
+/** `immutable: true` freezes the data fields and the flag itself (`ValidateConfigMapUpdate`, `ValidateSecretUpdate`). */
+function validateImmutable(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  fields: string[],
+  errs: FieldErrors,
+): void {
+  if (old?.immutable !== true) return;
+  if (obj.immutable !== true) errs.forbidden("immutable", "field is immutable when `immutable` is set");
+  for (const f of fields) {
+    if (!jsonEqual(obj[f], old[f])) errs.forbidden(f, "field is immutable when `immutable` is set");
+  }
+}
+
 /** ConfigMap (core/v1): string data and base64 binaryData, valid keys, at most 1 MiB; no generation. */
 export class ConfigMapStrategy extends BasicStrategy {
   override decode(obj: KubeObject): void {
@@ -64,8 +78,9 @@ export class ConfigMapStrategy extends BasicStrategy {
     decodeStringMap(obj, "binaryData", "ConfigMap", true);
   }
 
-  override validate(obj: KubeObject, errs: FieldErrors): void {
+  override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
     validateDataKeys(obj, ["data", "binaryData"], errs);
+    validateImmutable(obj, old, ["data", "binaryData"], errs);
   }
 }
 
@@ -115,5 +130,6 @@ export class SecretStrategy extends BasicStrategy {
   override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
     validateDataKeys(obj, ["data"], errs);
     if (old && obj.type !== old.type) errs.invalid("type", obj.type, "field is immutable");
+    validateImmutable(obj, old, ["data"], errs);
   }
 }

@@ -17,12 +17,15 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
  *   `metadata.resourceVersion` (the decimal string clients see).
  * - When an event leaves the history window, the versions of its key that are older than the compacted
  *   revision are dropped too (etcd compaction), so reads at revisions >= `compactedRevision` stay exact.
- * - Listeners see every committed change synchronously, in revision order.
+ * - Listeners see every committed change in revision order, synchronously unless a listener itself writes
+ *   (then the nested change is delivered right after the current one).
  */
 export class MvccStore {
   private rev = 0;
   private readonly resources = new Map<string, ResourceStore>();
   private readonly listeners = new Set<(ev: ChangeEvent) => void>();
+  private readonly pending: ChangeEvent[] = [];
+  private dispatching = false;
   readonly history: EventHistory;
 
   constructor(historySize: number = DEFAULT_HISTORY_SIZE) {
@@ -96,7 +99,19 @@ export class MvccStore {
 
   private publish(ev: ChangeEvent): ChangeEvent {
     this.history.append(ev);
-    for (const listener of this.listeners) listener(ev);
+    this.pending.push(ev);
+    // A listener that writes while being notified (re-entrancy) only queues its change: every listener still
+    // sees every change in revision order.
+    if (this.dispatching) return ev;
+    this.dispatching = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        for (const listener of [...this.listeners]) listener(next);
+      }
+    } finally {
+      this.dispatching = false;
+      this.pending.length = 0;
+    }
     return ev;
   }
 }

@@ -26,6 +26,8 @@ export interface WatchTarget {
 /** A registered watcher: its target, its sink and whether it is still running. */
 export class Watcher {
   stopped = false;
+  /** Revision of the newest change this watcher has been given; older or equal ones are skipped. */
+  lastRev = 0;
 
   constructor(
     readonly target: WatchTarget,
@@ -51,6 +53,8 @@ export class Watcher {
 
   /** Delivers one committed change, translated through the selector the way the watch cache does it. */
   deliver(ev: ChangeEvent): void {
+    if (ev.rev <= this.lastRev) return;
+    this.lastRev = ev.rev;
     const t = this.target;
     if (t.namespace !== undefined && ev.namespace !== t.namespace) return;
     if (!t.match) {
