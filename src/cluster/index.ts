@@ -11,4 +11,8 @@ registerBackend("embedded", () => import("./embedded.js").then((m) => m.startEmb
 registerBackend("kubeconfig", () => import("./kubeconfig-backend.js").then((m) => m.startKubeconfigCluster));
 
 export type { ControlPlaneControllers, EmbeddedCluster, EmbeddedClusterOptions } from "./embedded.js";
+export { findEnvtestAssets } from "./envtest/assets.js";
+export type { EnvtestCluster, EnvtestOptions } from "./envtest.js";
+export { containerRuntimeUnavailableReason, NoContainerRuntimeError } from "./kind/runtime.js";
+export type { KindCluster, KindOptions } from "./kind.js";
 export type { KubeconfigBackendOptions, KubeconfigCluster } from "./kubeconfig-backend.js";
