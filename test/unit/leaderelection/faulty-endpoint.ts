@@ -55,13 +55,17 @@ export class FaultyEndpoint implements LeaseEndpoint {
     return saved;
   }
 
+  private isFailing(): boolean {
+    return this.mode === "fail";
+  }
+
   private async call<T>(op: () => Promise<T>): Promise<T> {
     await this.clock.sleep(this.latency());
     if (this.mode === "fail") throw new Error("connect ECONNREFUSED (injected)");
     if (this.mode === "hang") await new Promise<void>((wake) => this.healed.push(wake));
     const result = await op();
     await this.clock.sleep(this.latency());
-    if (this.mode === "fail") throw new Error("connection reset (injected; the request was applied)");
+    if (this.isFailing()) throw new Error("connection reset (injected; the request was applied)");
     return result;
   }
 }
