@@ -1,3 +1,4 @@
+import type { FieldErrors } from "../admission/field-errors.js";
 import type { ResourceType } from "../types.js";
 import type { Strategy } from "./strategy.js";
 
@@ -8,5 +9,5 @@ export interface ServedResource {
   /** The name of the CRD that defines it, for custom resources. */
   readonly crd?: string;
   /** Optional openAPIV3Schema check of custom objects (adds 422 causes). */
-  readonly schemaCheck?: (obj: unknown, causes: import("../admission/field-errors.js").FieldErrors) => void;
+  readonly schemaCheck?: (obj: unknown, errs: FieldErrors) => void;
 }
