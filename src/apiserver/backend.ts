@@ -368,7 +368,14 @@ export class Backend implements ApiBackend {
   /** Serves (or re-serves) the kinds a stored CRD defines. */
   private syncCrd(crd: KubeObject): void {
     const name = crd.metadata!.name!;
-    const next = servedResourcesOf(crd);
+    // A CRD never shadows a built-in kind (their storage would be shared and purged with the CRD).
+    const builtin = new Set(
+      this.registry
+        .all()
+        .filter((r) => r.crd === undefined)
+        .map((r) => storageId(r.type)),
+    );
+    const next = servedResourcesOf(crd).filter((r) => !builtin.has(storageId(r.type)));
     const before = this.registry.all().filter((r) => r.crd === name);
     const same =
       before.length === next.length &&

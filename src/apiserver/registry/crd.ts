@@ -28,6 +28,14 @@ function specOf(crd: KubeObject): CrdSpec {
   return (isJsonObject(crd.spec) ? crd.spec : {}) as CrdSpec;
 }
 
+/** The annotation a CRD in a `*.k8s.io` or `*.kubernetes.io` group needs (KEP-1111 API review). */
+export const API_APPROVED_ANNOTATION = "api-approved.kubernetes.io";
+
+/** Groups reserved for Kubernetes itself: `k8s.io`, `kubernetes.io` and their subdomains. */
+export function isProtectedGroup(group: string): boolean {
+  return ["k8s.io", "kubernetes.io"].some((g) => group === g || group.endsWith(`.${g}`));
+}
+
 /** Validates a CustomResourceDefinition's basics (`ValidateCustomResourceDefinition`, reduced). */
 export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
   const spec = specOf(crd);
@@ -35,6 +43,12 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
   if (!spec.group) errs.required("spec.group");
   else if (!spec.group.includes(".")) {
     errs.invalid("spec.group", spec.group, "should be a domain with at least one dot");
+  }
+  if (spec.group && isProtectedGroup(spec.group) && !crd.metadata?.annotations?.[API_APPROVED_ANNOTATION]) {
+    errs.required(
+      `metadata.annotations[${API_APPROVED_ANNOTATION}]`,
+      `protected groups must have approval annotation "${API_APPROVED_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`,
+    );
   }
   if (!names.plural) errs.required("spec.names.plural");
   else for (const e of dns1035LabelErrors(names.plural)) errs.invalid("spec.names.plural", names.plural, e);

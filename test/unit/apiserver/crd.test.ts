@@ -64,7 +64,31 @@ describe("CustomResourceDefinitions", () => {
     );
     expect(bad((c) => (c.spec.scope = "Galaxy" as "Cluster")).code).toBe(422);
     expect(bad((c) => (c.spec.versions[0]!.storage = false)).code).toBe(422);
+    const leases = bad((c) => {
+      c.metadata.name = "leases.coordination.k8s.io";
+      c.spec.group = "coordination.k8s.io";
+      c.spec.names.plural = "leases";
+    });
+    expect(leases.status.details?.causes?.[0]?.field).toBe(
+      "metadata.annotations[api-approved.kubernetes.io]",
+    );
     expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+  });
+
+  it("never lets a CRD shadow a built-in kind", () => {
+    const { backend, crds, leases } = setup();
+    backend.create(leases, "default", { metadata: { name: "l" } });
+    const c = widgetCrd();
+    c.metadata = {
+      name: "leases.coordination.k8s.io",
+      annotations: { "api-approved.kubernetes.io": "unapproved" },
+    } as typeof c.metadata;
+    c.spec.group = "coordination.k8s.io";
+    c.spec.names.plural = "leases";
+    backend.create(crds, undefined, c);
+    expect(backend.findResource("coordination.k8s.io", "v1", "leases")?.kind).toBe("Lease");
+    backend.delete(crds, undefined, "leases.coordination.k8s.io");
+    expect(backend.get(leases, "default", "l").metadata?.name).toBe("l");
   });
 
   it("validates custom objects against openAPIV3Schema (types, required, enum)", () => {
