@@ -34,6 +34,8 @@ interface UpdateRequest {
 }
 
 const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+const MAX_GENERATED_PREFIX = 58;
+const GENERATE_NAME_ATTEMPTS = 8;
 
 /**
  * The write path of every resource, after kube-apiserver's `registry.Store`: create (names, uid, timestamps,
@@ -89,9 +91,10 @@ export class GenericStore {
     else delete meta.generation;
     s.prepareForCreate(obj);
     const errs = validateObjectMeta(obj, (n) => s.nameErrors(n), new FieldErrors());
-    if (meta.generateName !== undefined && meta.name?.startsWith(meta.generateName) === false) {
-      // generateName itself is validated as a name prefix
-      errs.invalid("metadata.generateName", meta.generateName, "must be a valid name prefix");
+    if (meta.generateName) {
+      // generateName is validated as a name prefix: a trailing "-" is allowed (`maskTrailingDash`).
+      const masked = meta.generateName.length > 1 ? meta.generateName.replace(/-$/, "a") : meta.generateName;
+      for (const e of s.nameErrors(masked)) errs.invalid("metadata.generateName", meta.generateName, e);
     }
     s.validate(obj, errs, undefined);
     served.schemaCheck?.(obj, errs);
@@ -283,16 +286,23 @@ export class GenericStore {
     meta.namespace = ns;
   }
 
-  private generateName(served: ServedResource, ns: string | undefined, prefix: string): string {
+  /**
+   * `names.SimpleNameGenerator`: the prefix (cut to 58 characters) plus 5 random characters from
+   * `bcdfghjklmnpqrstvwxz2456789`; a few retries on collision (`RetryGenerateName`), then 409 AlreadyExists.
+   */
+  private generateName(served: ServedResource, ns: string | undefined, generateName: string): string {
     const rs = this.ctx.store.resource(storageId(served.type));
-    for (;;) {
+    const prefix = generateName.slice(0, MAX_GENERATED_PREFIX);
+    let name = prefix;
+    for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
       let suffix = "";
       for (let i = 0; i < 5; i++) {
         suffix += NAME_SUFFIX_ALPHABET[Math.floor(this.ctx.random() * NAME_SUFFIX_ALPHABET.length)];
       }
-      const name = prefix + suffix;
+      name = prefix + suffix;
       if (!rs.current(joinKey(ns, name))) return name;
     }
+    throw alreadyExists({ group: served.type.group, resource: served.type.resource, name });
   }
 }
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { createBackend } from "../../../src/apiserver/backend.js";
+import { FakeClock } from "../../../src/clock/fake-clock.js";
 import { apiError, configMap, setup } from "./helpers.js";
+
+const createBackendWithRandom = (random: () => number) => createBackend({ clock: new FakeClock(), random });
 
 describe("backend create", () => {
   it("generateName appends 5 random [a-z0-9] characters", () => {
@@ -8,6 +12,19 @@ describe("backend create", () => {
     const b = backend.create(cm, "default", { metadata: { generateName: "job-" } });
     expect(a.metadata?.name).toMatch(/^job-[a-z0-9]{5}$/);
     expect(b.metadata?.name).not.toBe(a.metadata?.name);
+    const long = backend.create(cm, "default", { metadata: { generateName: `${"p".repeat(80)}-` } });
+    expect(long.metadata?.name).toHaveLength(63);
+    const bad = apiError(() => backend.create(cm, "default", { metadata: { generateName: "Bad_" } }));
+    expect(bad.status.details?.causes?.map((c) => c.field)).toContain("metadata.generateName");
+  });
+
+  it("gives up with 409 AlreadyExists when generated names keep colliding", () => {
+    const { backend, cm } = setup();
+    const stuck = createBackendWithRandom(() => 0);
+    const first = stuck.create(cm, "default", { metadata: { generateName: "x-" } });
+    expect(first.metadata?.name).toBe("x-bbbbb");
+    expect(apiError(() => stuck.create(cm, "default", { metadata: { generateName: "x-" } })).code).toBe(409);
+    expect(backend.currentRevision()).toBeGreaterThan(0);
   });
 
   it("requires a name or generateName (422 Required value)", () => {
