@@ -37,6 +37,7 @@ export interface EnvtestOptions {
   controllerManager?: boolean;
   /** How long kube-apiserver may take to become ready (default 60 s). */
   startTimeoutMs?: number;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

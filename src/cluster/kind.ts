@@ -34,6 +34,7 @@ export interface KindOptions {
   readyTimeoutMs?: number;
   /** How to check for a container runtime (default: Testcontainers' detection). */
   probe?: ContainerRuntimeProbe;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

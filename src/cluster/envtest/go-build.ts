@@ -26,6 +26,7 @@ export interface GoBuildOptions {
   log?: (line: string) => void;
   /** Rebuild even when the binaries exist. */
   force?: boolean;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

@@ -34,11 +34,13 @@ export interface ControlPlaneProcessOptions {
   name: string;
   /** Absolute path of the binary. */
   command: string;
+  /** Command-line arguments. */
   args: string[];
   /** File that receives stdout and stderr. */
   logFile: string;
   /** Grace period between SIGTERM and SIGKILL in `stop()` (default 10 s, envtest's order of magnitude). */
   stopTimeoutMs?: number;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

@@ -21,6 +21,7 @@ export interface ReadyzOptions {
   intervalMs?: number;
   /** Called before each probe; throw to stop waiting (e.g. the process died). */
   check?: () => void;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

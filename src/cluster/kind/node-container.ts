@@ -14,6 +14,7 @@ export interface KindNodeContainerOptions {
   nodeName?: string;
   /** How long systemd may take to come up (default 120 s). */
   bootTimeoutMs?: number;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
 }
 

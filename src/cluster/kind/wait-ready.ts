@@ -9,9 +9,13 @@ import { type Clock, realClock } from "../../clock/index.js";
 
 /** Options of {@link waitForKindReady}. */
 export interface KindReadyOptions {
+  /** Give up after this long, per condition (default 300 s). */
   timeoutMs?: number;
+  /** Pause between polls (default 500 ms). */
   intervalMs?: number;
+  /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
   clock?: Clock;
+  /** Progress lines. */
   log?: (line: string) => void;
 }
 
