@@ -105,7 +105,14 @@ export class EmbeddedApiServer {
       socket.on("close", () => this.sockets.delete(socket));
     });
     server.on("tlsClientError", (_err, socket) => socket.destroy());
-    server.on("clientError", (_err, socket) => socket.destroy());
+    // Malformed HTTP (not a request the handler ever sees): answer 400 and close, as Go's net/http does.
+    server.on("clientError", (_err, socket) => {
+      if (socket.writable && !socket.writableEnded) {
+        socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      } else {
+        socket.destroy();
+      }
+    });
     const host = this.options.host ?? "127.0.0.1";
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -67,7 +67,11 @@ function verbFor(method: string, hasName: boolean, watchParam: boolean, legacyWa
   switch (method) {
     case "GET":
     case "HEAD":
-      if (legacyWatch || watchParam) return "watch";
+      if (legacyWatch || watchParam) {
+        // A HEAD response has no body, so a HEAD watch would hold a stream nobody can read.
+        if (method === "HEAD") throw methodNotAllowed("HEAD is not supported for watch");
+        return "watch";
+      }
       return hasName ? "get" : "list";
     case "POST":
       return "create";

@@ -49,8 +49,9 @@ export function resolveResource(backend: ApiBackend, info: ResourceRequestInfo):
   if (!rt) throw notServed();
   if (info.namespace !== undefined && !rt.namespaced) throw notServed();
   if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw notServed();
-  if (rt.namespaced && info.namespace === undefined && info.verb === "create") {
-    throw methodNotAllowed(`create of ${rt.resource} requires a namespace in the path`);
+  // The all-namespaces path of a namespaced resource serves only reads (`kubectl get -A`), as in kube-apiserver.
+  if (rt.namespaced && info.namespace === undefined && info.verb !== "list" && info.verb !== "watch") {
+    throw methodNotAllowed(`${info.verb} of ${rt.resource} requires a namespace in the path`);
   }
   if (info.subresource !== undefined) {
     if (!rt.subresources.includes(info.subresource)) throw notServed();
