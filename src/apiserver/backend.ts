@@ -15,7 +15,7 @@ import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
 import type { ServedResource } from "./registry/served-resource.js";
-import { buildPredicate } from "./selectors/object-predicate.js";
+import { buildSelection } from "./selectors/object-predicate.js";
 import { decodeContinue, encodeContinue, expiredContinue } from "./storage/continue-token.js";
 import { isJsonObject } from "./storage/json.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
@@ -170,7 +170,11 @@ export class Backend implements ApiBackend {
           this.hub.bookmark(watcher, { "k8s.io/initial-events-end": "true" });
         }
       } else if (rv > 0) {
-        for (const ev of this.store.history.since(rv)) if (ev.resourceId === id) watcher.deliver(ev);
+        for (const ev of this.store.history.since(rv)) {
+          if (ev.resourceId !== id) continue;
+          watcher.deliver(ev);
+          ev.settle();
+        }
         watcher.lastRev = Math.max(watcher.lastRev, current);
       } else {
         watcher.lastRev = current;
@@ -293,9 +297,12 @@ export class Backend implements ApiBackend {
   private predicate(
     rt: ResourceType,
     opts: ListOptions | WatchOptions,
-  ): ((obj: KubeObject) => boolean) | undefined {
+  ): ((v: StoredVersion) => boolean) | undefined {
     const extra = this.served(rt).strategy.extraFieldLabels;
-    return buildPredicate(opts.labelSelector, opts.fieldSelector, extra, rt.resource);
+    const sel = buildSelection(opts.labelSelector, opts.fieldSelector, extra, rt.resource);
+    if (!sel) return undefined;
+    // Label-only selections read the labels kept beside the stored bytes: no parse per object.
+    return sel.needsObject ? (v) => sel.matches(v.object()) : (v) => sel.matchesLabels(v.labels);
   }
 
   private readList(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListResult {
@@ -337,7 +344,7 @@ export class Backend implements ApiBackend {
       latest: rev === current,
       ...(start !== undefined ? { start } : {}),
       limit,
-      ...(match ? { match: (v: StoredVersion) => match(v.object()) } : {}),
+      ...(match ? { match } : {}),
     });
     return { rt, rev, page };
   }

@@ -1,7 +1,7 @@
 import { badRequest } from "../errors.js";
 import type { KubeObject } from "../types.js";
-import { parseFieldSelector } from "./field-selector.js";
-import { parseLabelSelector, SelectorParseError } from "./label-selector.js";
+import { type FieldSelector, parseFieldSelector } from "./field-selector.js";
+import { type LabelSelector, parseLabelSelector, SelectorParseError } from "./label-selector.js";
 
 /** Field labels every resource supports (`DefaultClusterScopedAttr` / `DefaultNamespaceScopedAttrs`). */
 export const DEFAULT_FIELD_LABELS: readonly string[] = ["metadata.name", "metadata.namespace"];
@@ -22,28 +22,51 @@ export function fieldValue(obj: KubeObject, label: string): string {
 }
 
 /**
- * Builds the predicate of a LIST or WATCH from `labelSelector` and `fieldSelector` (the generic registry's
- * `SelectionPredicate`). Returns undefined when both are empty, so callers can take the unfiltered fast path.
- * A selector that does not parse, or a field label the kind does not support, is 400 BadRequest.
+ * A parsed `labelSelector` plus `fieldSelector` (the generic registry's `SelectionPredicate`). When only labels
+ * are selected, {@link Selection.matchesLabels} decides without the full object.
  */
-export function buildPredicate(
+export class Selection {
+  constructor(
+    private readonly labels: LabelSelector,
+    private readonly fields: FieldSelector,
+  ) {}
+
+  /** True when a field selector needs the whole object (labels alone are not enough). */
+  get needsObject(): boolean {
+    return !this.fields.empty;
+  }
+
+  /** Whether a label set satisfies the label selector. */
+  matchesLabels(labels: Readonly<Record<string, string>> | undefined): boolean {
+    return this.labels.empty || this.labels.matches(labels);
+  }
+
+  /** Whether an object satisfies both selectors. */
+  matches(obj: KubeObject): boolean {
+    if (!this.matchesLabels(obj.metadata?.labels)) return false;
+    if (this.fields.empty) return true;
+    const values: Record<string, string> = {};
+    for (const r of this.fields.requirements) values[r.field] = fieldValue(obj, r.field);
+    return this.fields.matches(values);
+  }
+}
+
+/**
+ * Parses the selectors of a LIST or WATCH. Returns undefined when both are empty, so callers can take the
+ * unfiltered fast path. A selector that does not parse, or a field label the kind does not support, is 400
+ * BadRequest.
+ */
+export function buildSelection(
   labelSelector: string | undefined,
   fieldSelector: string | undefined,
   extraFieldLabels: readonly string[],
   resource: string,
-): ((obj: KubeObject) => boolean) | undefined {
+): Selection | undefined {
   try {
     const labels = parseLabelSelector(labelSelector);
     const fields = parseFieldSelector(fieldSelector, [...DEFAULT_FIELD_LABELS, ...extraFieldLabels]);
     if (labels.empty && fields.empty) return undefined;
-    const used = fields.requirements.map((r) => r.field);
-    return (obj) => {
-      if (!labels.empty && !labels.matches(obj.metadata?.labels)) return false;
-      if (fields.empty) return true;
-      const values: Record<string, string> = {};
-      for (const f of used) values[f] = fieldValue(obj, f);
-      return fields.matches(values);
-    };
+    return new Selection(labels, fields);
   } catch (err) {
     if (err instanceof SelectorParseError) {
       throw badRequest(

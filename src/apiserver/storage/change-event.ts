@@ -13,8 +13,8 @@ export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
  * The three possible wire events are memoized here, so all watchers share one serialization of each.
  */
 export class ChangeEvent {
-  private readonly lines = new Map<ChangeType, SharedWatchEvent>();
-  private leftEvent: SharedWatchEvent | undefined;
+  /** Wire events built for this change, by type ("LEFT" is {@link ChangeEvent.leftSelection}). */
+  private memo: Partial<Record<ChangeType | "LEFT", SharedWatchEvent>> | undefined;
 
   constructor(
     /** Storage id of the resource (`group/resource`). */
@@ -36,11 +36,9 @@ export class ChangeEvent {
 
   /** The shared wire event of the given type for this change (ADDED/MODIFIED/DELETED all carry the new version). */
   as(type: ChangeType): SharedWatchEvent {
-    let ev = this.lines.get(type);
-    if (!ev) {
-      ev = SharedWatchEvent.fromVersion(type, this.version);
-      this.lines.set(type, ev);
-    }
+    this.memo ??= {};
+    const ev = this.memo[type] ?? SharedWatchEvent.fromVersion(type, this.version);
+    this.memo[type] = ev;
     return ev;
   }
 
@@ -49,11 +47,21 @@ export class ChangeEvent {
    * the previous state stamped with this change's revision (the watch cache's `convertToWatchEvent`).
    */
   leftSelection(): SharedWatchEvent {
-    if (!this.leftEvent) {
+    this.memo ??= {};
+    if (!this.memo.LEFT) {
       const old = cloneJson((this.prev ?? this.version).object());
       old.metadata = { ...old.metadata, resourceVersion: String(this.rev) };
-      this.leftEvent = SharedWatchEvent.fromObject("DELETED", old);
+      this.memo.LEFT = SharedWatchEvent.fromObject("DELETED", old);
     }
-    return this.leftEvent;
+    return this.memo.LEFT;
+  }
+
+  /**
+   * Forgets the memoized wire events once every live watcher has received them, so the history window holds
+   * only the stored bytes, not a second serialized copy per event. Watchers that replay this change later
+   * build (and share among themselves) fresh ones.
+   */
+  settle(): void {
+    this.memo = undefined;
   }
 }

@@ -29,12 +29,11 @@ export class KeyHistory {
     return undefined;
   }
 
-  /** Appends a newer version; the previous latest drops its parsed object (its JSON stays for history). */
+  /** Appends a newer version. */
   push(version: StoredVersion): void {
     const prev = this.latest();
     if (prev && prev.rev >= version.rev)
       throw new Error(`revision ${version.rev} is not newer than ${prev.rev}`);
-    prev?.release();
     this.versions.push(version);
   }
 

@@ -6,10 +6,16 @@ import { deepFreeze } from "./json.js";
  * that wrote it. A tombstone (`deleted`) records the revision of a delete and the object's last state stamped
  * with that revision, which is what a DELETED watch event carries.
  *
- * Invariant: `json` never changes; `object()` always equals `JSON.parse(json)` and is deep-frozen.
+ * Memory: the JSON string is the only strong copy of the object. The parsed, frozen object is cached behind a
+ * `WeakRef`, so it is shared while anyone uses it and re-parsed on demand after a garbage collection. Labels
+ * are kept strongly (they are small) so label selectors never need a parse.
+ *
+ * Invariant: `json` never changes; `object()` always deep-equals `JSON.parse(json)` and is deep-frozen.
  */
 export class StoredVersion {
-  private parsed: KubeObject | undefined;
+  private cache: WeakRef<KubeObject> | undefined;
+  /** `metadata.labels` of this version (frozen), for label selectors. */
+  readonly labels: Readonly<Record<string, string>> | undefined;
 
   constructor(
     /** The revision (resourceVersion) of the write that produced this version. */
@@ -20,7 +26,9 @@ export class StoredVersion {
     readonly deleted: boolean,
     parsed?: KubeObject,
   ) {
-    this.parsed = parsed;
+    const obj = parsed ?? this.parse();
+    this.cache = new WeakRef(obj);
+    this.labels = obj.metadata?.labels;
   }
 
   /** Builds a version from an object whose metadata.resourceVersion is already set; freezes the object. */
@@ -28,14 +36,16 @@ export class StoredVersion {
     return new StoredVersion(rev, JSON.stringify(object), deleted, deepFreeze(object));
   }
 
-  /** The frozen object, parsed lazily when it was dropped by {@link StoredVersion.release}. */
+  /** The frozen object: the cached one while it is alive, else freshly parsed from `json`. */
   object(): KubeObject {
-    this.parsed ??= deepFreeze(JSON.parse(this.json) as KubeObject);
-    return this.parsed;
+    const cached = this.cache?.deref();
+    if (cached) return cached;
+    const obj = this.parse();
+    this.cache = new WeakRef(obj);
+    return obj;
   }
 
-  /** Drops the parsed object to save memory once this version is no longer the latest (the JSON stays). */
-  release(): void {
-    this.parsed = undefined;
+  private parse(): KubeObject {
+    return deepFreeze(JSON.parse(this.json) as KubeObject);
   }
 }

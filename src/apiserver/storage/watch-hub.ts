@@ -12,8 +12,8 @@ export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 export interface WatchTarget {
   resourceId: string;
   namespace: string | undefined;
-  /** Selector predicate over an object; undefined matches everything. */
-  match?: (obj: KubeObject) => boolean;
+  /** Selector predicate over a stored version; undefined matches everything. */
+  match?: (version: StoredVersion) => boolean;
   /** `apiVersion` and `kind` for BOOKMARK objects. */
   apiVersion: string;
   kind: string;
@@ -61,8 +61,8 @@ export class Watcher {
       this.send(ev.as(ev.type));
       return;
     }
-    const now = t.match(ev.version.object());
-    const before = ev.prev !== undefined && t.match(ev.prev.object());
+    const now = t.match(ev.version);
+    const before = ev.prev !== undefined && t.match(ev.prev);
     if (ev.type === "DELETED") {
       if (before) this.send(ev.as("DELETED"));
     } else if (now && before) this.send(ev.as("MODIFIED"));
@@ -72,7 +72,7 @@ export class Watcher {
 
   /** Sends a synthetic ADDED for an object that exists when the watch starts. */
   initial(version: StoredVersion): void {
-    if (this.target.match && !this.target.match(version.object())) return;
+    if (this.target.match && !this.target.match(version)) return;
     this.send(SharedWatchEvent.fromVersion("ADDED", version));
   }
 
@@ -168,6 +168,7 @@ export class WatchHub {
     const set = this.byResource.get(ev.resourceId);
     if (!set) return;
     for (const w of [...set]) w.deliver(ev);
+    ev.settle();
   }
 
   private ensureBookmarkTimer(): void {
