@@ -14,8 +14,11 @@ export interface Delta<T> {
   readonly object: T | DeletedFinalStateUnknown<T>;
 }
 
-/** Consumes one key's deltas, oldest first. `isInInitialList` is true while the first LIST is being drained. */
-export type PopProcessFunc<T> = (deltas: Delta<T>[], isInInitialList: boolean) => void;
+/**
+ * Consumes one key's deltas, oldest first. `isInInitialList` is true while the first LIST is being drained; `key`
+ * is the key they were queued under.
+ */
+export type PopProcessFunc<T> = (deltas: Delta<T>[], isInInitialList: boolean, key: string) => void;
 
 /** Options of {@link DeltaFIFO}. */
 export interface DeltaFIFOOptions<T> {
@@ -89,22 +92,24 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
   replace(list: T[], _resourceVersion = ""): void {
     const keys = new Set<string>();
     for (const obj of list) {
-      keys.add(this.keyFunc(obj));
-      this.queueAction("Replaced", obj);
+      const key = this.keyFunc(obj);
+      keys.add(key);
+      this.queueAction("Replaced", obj, key);
     }
     let queuedDeletions = 0;
-    for (const [key, deltas] of [...this.items]) {
+    // Only existing keys get more deltas below, so iterating the live map is safe.
+    for (const [key, deltas] of this.items) {
       if (keys.has(key)) continue;
       const newest = deltas[deltas.length - 1]?.object;
       const last = newest instanceof DeletedFinalStateUnknown ? newest.obj : newest;
       queuedDeletions++;
-      this.queueAction("Deleted", new DeletedFinalStateUnknown(key, last));
+      this.queueAction("Deleted", new DeletedFinalStateUnknown(key, last), key);
     }
     if (this.knownObjects) {
       for (const key of this.knownObjects.listKeys()) {
         if (keys.has(key) || this.items.has(key)) continue;
         queuedDeletions++;
-        this.queueAction("Deleted", new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)));
+        this.queueAction("Deleted", new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)), key);
       }
     }
     if (!this.populated) {
@@ -119,7 +124,7 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
     for (const key of this.knownObjects.listKeys()) {
       if (this.items.has(key)) continue;
       const obj = this.knownObjects.getByKey(key);
-      if (obj !== undefined) this.queueAction("Sync", obj);
+      if (obj !== undefined) this.queueAction("Sync", obj, key);
     }
   }
 
@@ -134,18 +139,29 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
       if (this.closed || signal?.aborted) return false;
       await this.waitForItem(signal);
     }
-    if (this.closed) return false;
+    return this.tryPop(process);
+  }
+
+  /**
+   * The synchronous half of {@link pop}: processes the head key if there is one and returns true, or returns false
+   * at once when the queue is empty or closed. Lets a consumer drain a burst without one await per key.
+   */
+  tryPop(process: PopProcessFunc<T>): boolean {
+    if (this.closed || this.length === 0) return false;
     const isInInitialList = !this.hasSynced();
     const key = this.queue[this.head]!;
     this.head++;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
     const deltas = this.items.get(key)!;
     this.items.delete(key);
     try {
-      process(deltas, isInInitialList);
+      process(deltas, isInInitialList, key);
     } finally {
       if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     }
@@ -184,17 +200,20 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
     return this.closed;
   }
 
-  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
-    const key = this.keyFunc(obj);
+  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>, key = this.keyFunc(obj)): void {
     let object = obj;
     if (this.transformer && type !== "Sync" && !(obj instanceof DeletedFinalStateUnknown)) {
       object = this.transformer(obj);
     }
     const existing = this.items.get(key);
-    const deltas = dedupDeltas([...(existing ?? []), { type, object }]);
-    if (!existing) this.queue.push(key);
-    this.items.set(key, deltas);
-    this.wake();
+    if (existing) {
+      existing.push({ type, object });
+      dedupLastDeletes(existing);
+    } else {
+      this.items.set(key, [{ type, object }]);
+      this.queue.push(key);
+    }
+    if (this.waiters.length > 0) this.wake();
   }
 
   private waitForItem(signal?: AbortSignal): Promise<void> {
@@ -215,14 +234,13 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
   }
 }
 
-/** Merges the last two deltas when both are deletions (client-go's `dedupDeltas` + `isDeletionDup`). */
-function dedupDeltas<T>(deltas: Delta<T>[]): Delta<T>[] {
+/** Merges the last two deltas in place when both are deletions (client-go's `dedupDeltas` + `isDeletionDup`). */
+function dedupLastDeletes<T>(deltas: Delta<T>[]): void {
   const n = deltas.length;
-  if (n < 2) return deltas;
+  if (n < 2) return;
   const a = deltas[n - 1]!;
   const b = deltas[n - 2]!;
-  if (a.type !== "Deleted" || b.type !== "Deleted") return deltas;
+  if (a.type !== "Deleted" || b.type !== "Deleted") return;
   // Keep the older real object; if the older one is a tombstone, keep the newer one.
-  const kept = b.object instanceof DeletedFinalStateUnknown ? a : b;
-  return [...deltas.slice(0, n - 2), kept];
+  deltas.splice(n - 2, 2, b.object instanceof DeletedFinalStateUnknown ? a : b);
 }

@@ -48,6 +48,7 @@ function scopeKey(resource: ResourceDescriptor, scope: ListWatchScope): string {
 export class SharedInformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
   private readonly started = new Set<string>();
+  private readonly ownedListWatches: ListWatch[] = [];
   private shuttingDown = false;
 
   constructor(
@@ -74,9 +75,13 @@ export class SharedInformerFactory {
     const key = scopeKey(resource, full);
     let informer = this.informers.get(key);
     if (!informer) {
-      const listWatch = this.options.listWatchFor
-        ? this.options.listWatchFor(resource, full)
-        : new ListWatch(this.kubeConfig!, resource, full);
+      let listWatch: ListerWatcher<MetaObject>;
+      if (this.options.listWatchFor) listWatch = this.options.listWatchFor(resource, full);
+      else {
+        const owned = new ListWatch(this.kubeConfig!, resource, full);
+        this.ownedListWatches.push(owned);
+        listWatch = owned;
+      }
       informer = new SharedIndexInformer<MetaObject>(listWatch, {
         name: key,
         resyncPeriodMs: this.options.customResyncMs?.(resource) ?? this.options.defaultResyncMs ?? 0,
@@ -126,5 +131,6 @@ export class SharedInformerFactory {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
+    await Promise.all(this.ownedListWatches.map((lw) => lw.close()));
   }
 }

@@ -154,15 +154,28 @@ export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
   private upsert(key: string, obj: T): void {
     const newValues = this.valuesOf(obj, key);
     const old = this.items.get(key);
-    if (old !== undefined) this.unindex(key, this.valuesOf(old, key));
+    const oldValues = old === undefined ? undefined : this.valuesOf(old, key);
     this.items.set(key, obj);
-    this.indexInto(this.indices, key, newValues);
+    let i = 0;
+    for (const name of this.indexers.keys()) {
+      const index = this.indices.get(name)!;
+      const before = oldValues?.[i];
+      const after = newValues[i]!;
+      i++;
+      // Fast path (client-go has it too): one value, unchanged.
+      if (before?.length === 1 && after.length === 1 && before[0] === after[0]) continue;
+      if (before) removeFromIndex(index, before, key);
+      for (const value of after) addToSet(index, value, key);
+    }
   }
 
-  /** Every index's values for one object, computed before anything is mutated so a throwing IndexFunc is harmless. */
-  private valuesOf(obj: T, key: string): Map<string, string[]> {
-    const values = new Map<string, string[]>();
-    for (const [name, fn] of this.indexers) values.set(name, this.callIndexFunc(name, fn, obj, key));
+  /**
+   * Every index's values for one object, in indexer order, computed before anything is mutated so a throwing
+   * IndexFunc leaves the store unchanged.
+   */
+  private valuesOf(obj: T, key: string): string[][] {
+    const values: string[][] = [];
+    for (const [name, fn] of this.indexers) values.push(this.callIndexFunc(name, fn, obj, key));
     return values;
   }
 
@@ -180,27 +193,26 @@ export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
     return values as string[];
   }
 
-  private indexInto(
-    indices: Map<string, Map<string, Set<string>>>,
-    key: string,
-    values: Map<string, string[]>,
-  ): void {
-    for (const [name, vals] of values) {
+  private indexInto(indices: Map<string, Map<string, Set<string>>>, key: string, values: string[][]): void {
+    let i = 0;
+    for (const name of this.indexers.keys()) {
       const index = indices.get(name)!;
-      for (const value of vals) addToSet(index, value, key);
+      for (const value of values[i++]!) addToSet(index, value, key);
     }
   }
 
-  private unindex(key: string, values: Map<string, string[]>): void {
-    for (const [name, vals] of values) {
-      const index = this.indices.get(name)!;
-      for (const value of vals) {
-        const set = index.get(value);
-        if (!set) continue;
-        set.delete(key);
-        if (set.size === 0) index.delete(value);
-      }
-    }
+  private unindex(key: string, values: string[][]): void {
+    let i = 0;
+    for (const name of this.indexers.keys()) removeFromIndex(this.indices.get(name)!, values[i++]!, key);
+  }
+}
+
+function removeFromIndex(index: Map<string, Set<string>>, values: string[], key: string): void {
+  for (const value of values) {
+    const set = index.get(value);
+    if (!set) continue;
+    set.delete(key);
+    if (set.size === 0) index.delete(value);
   }
 }
 

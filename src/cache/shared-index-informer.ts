@@ -11,6 +11,9 @@ import { Reflector, type ReflectorOptions, type ReflectorStats } from "./reflect
 /** Shortest resync period a handler can get (client-go's `minimumResyncPeriod`). */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
 
+/** Keys processed per turn of the event loop before the pop loop yields to I/O and handler loops. */
+const POP_BATCH = 1000;
+
 /** Options of {@link SharedIndexInformer}. */
 export interface SharedIndexInformerOptions<T> {
   /** Default handler resync period and the resync check period; 0 (default) means never resync. */
@@ -278,10 +281,14 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
     entry.loop = listener.run(entry.stop.signal);
   }
 
+  /** client-go's `processLoop`: pop forever; a burst is drained in batches without an await per key. */
   private async popLoop(fifo: DeltaFIFO<T>, signal: AbortSignal): Promise<void> {
+    const process = (deltas: Delta<T>[], initial: boolean, key: string) =>
+      this.handleDeltas(deltas, initial, key);
     while (!signal.aborted) {
       try {
-        if (!(await fifo.pop((deltas, initial) => this.handleDeltas(deltas, initial), signal))) return;
+        if (!(await fifo.pop(process, signal))) return;
+        for (let n = 1; n < POP_BATCH && !signal.aborted && fifo.tryPop(process); n++);
       } catch (err) {
         this.report(err, "process deltas");
       }
@@ -289,7 +296,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
   }
 
   /** client-go's `processDeltas`: update the cache, then notify (Sync/Replaced/Added/Updated -> add or update). */
-  private handleDeltas(deltas: Delta<T>[], isInInitialList: boolean): void {
+  private handleDeltas(deltas: Delta<T>[], isInInitialList: boolean, key: string): void {
     for (const delta of deltas) {
       try {
         if (delta.type === "Deleted") {
@@ -298,7 +305,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
           continue;
         }
         const obj = delta.object as T;
-        const old = this.indexer.get(obj);
+        const old = this.indexer.getByKey(key);
         if (old !== undefined) {
           this.indexer.update(obj);
           const isSync = resourceVersionOf(old) === resourceVersionOf(obj);

@@ -6,6 +6,8 @@ import type { BenchFigure, Benchmark } from "../bench/types.js";
 const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [
   () => import("../bench/workqueue.js"),
   () => import("../bench/controller.js"),
+  () => import("../bench/informer.js"),
+  () => import("../bench/apiserver.js"),
 ];
 
 function row(f: BenchFigure): string {

@@ -1,9 +1,13 @@
+import { Agent } from "node:https";
 import {
   ApiException,
+  createConfiguration,
   HttpMethod,
   type KubeConfig,
   KubernetesObjectApi,
+  type RequestContext,
   type ResponseContext,
+  ServerConfiguration,
   Watch,
 } from "@kubernetes/client-node";
 import { type StatusLike, statusToError, toApiError } from "./errors.js";
@@ -108,6 +112,59 @@ class CollectionClient extends KubernetesObjectApi {
   }
 }
 
+/**
+ * One keep-alive HTTPS agent for every LIST of a ListWatch, with the kubeconfig's TLS material. client-node 1.4
+ * builds a new `https.Agent` per request (kubernetes-client/javascript #2893), so each page of a paginated list
+ * would pay a fresh TLS handshake. Undefined (client-node's own agent) for plain HTTP or proxied clusters.
+ */
+async function keepAliveAgent(kubeConfig: KubeConfig): Promise<Agent | undefined> {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster?.server.startsWith("https:") || cluster.proxyUrl) return undefined;
+  const tls: {
+    ca?: unknown;
+    cert?: unknown;
+    key?: unknown;
+    pfx?: unknown;
+    passphrase?: string;
+    rejectUnauthorized?: boolean;
+    servername?: string;
+    agent?: unknown;
+  } = {};
+  await kubeConfig.applyToHTTPSOptions(tls as Parameters<KubeConfig["applyToHTTPSOptions"]>[0]);
+  if (tls.agent instanceof Agent) tls.agent.destroy();
+  return new Agent({
+    ca: tls.ca as string | undefined,
+    cert: tls.cert as string | undefined,
+    key: tls.key as string | undefined,
+    pfx: tls.pfx as string | undefined,
+    passphrase: tls.passphrase,
+    rejectUnauthorized: cluster.skipTLSVerify ? false : tls.rejectUnauthorized,
+    servername: cluster.tlsServerName ?? tls.servername,
+    keepAlive: true,
+    maxSockets: 4,
+  });
+}
+
+/** client-node's API configuration for a KubeConfig (as `makeApiClient` builds it) plus the keep-alive agent. */
+function collectionConfiguration(kubeConfig: KubeConfig, agent: Promise<Agent | undefined>) {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error("the KubeConfig has no current cluster");
+  return createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kubeConfig },
+    promiseMiddleware: [
+      {
+        pre: async (ctx: RequestContext) => {
+          const a = await agent;
+          if (a) ctx.setAgent(a);
+          return ctx;
+        },
+        post: async (rsp: ResponseContext) => rsp,
+      },
+    ],
+  });
+}
+
 function definedQuery(
   entries: Record<string, string | number | boolean | undefined>,
 ): Record<string, string> {
@@ -128,6 +185,7 @@ export class ListWatch<T extends MetaObject = MetaObject> implements ListerWatch
   private readonly client: CollectionClient;
   private readonly watcher: Watch;
   private readonly path: string;
+  private readonly agent: Promise<Agent | undefined>;
 
   constructor(
     kubeConfig: KubeConfig,
@@ -136,8 +194,15 @@ export class ListWatch<T extends MetaObject = MetaObject> implements ListerWatch
   ) {
     validateDescriptor(resource);
     this.path = collectionPath(resource, scope.namespace);
-    this.client = kubeConfig.makeApiClient(CollectionClient);
+    this.agent = keepAliveAgent(kubeConfig);
+    this.agent.catch(() => {}); // a TLS setup error surfaces on the first request instead
+    this.client = new CollectionClient(collectionConfiguration(kubeConfig, this.agent));
     this.watcher = new Watch(kubeConfig);
+  }
+
+  /** Closes the pooled LIST connections (idle ones never keep the process alive; this frees them at once). */
+  async close(): Promise<void> {
+    (await this.agent.catch(() => undefined))?.destroy();
   }
 
   /** One LIST request (one page when `limit` is set). HTTP errors reject with a typed `StatusError`. */
