@@ -4,7 +4,7 @@
  * `embedded`. Without setup it says exactly what to run and exits 1.
  */
 import { spawn } from "node:child_process";
-import { notebookEnv, notebookProblems } from "./notebook-env.js";
+import { exitCode, notebookEnv, notebooksReady } from "./notebook-env.js";
 import { type WorkbookPaths, workbookPaths } from "./workbook-paths.js";
 
 /**
@@ -21,11 +21,7 @@ export function labArgs(
 
 export async function run(args: string[]): Promise<number> {
   const paths = workbookPaths();
-  const problems = notebookProblems(paths);
-  if (problems.length > 0) {
-    process.stderr.write(`workbook lab: JupyterLab cannot start yet:\n  ${problems.join("\n  ")}\n`);
-    return 1;
-  }
+  if (!notebooksReady(paths, "workbook lab: JupyterLab cannot start yet")) return 1;
   const env = notebookEnv(paths);
   process.stdout.write(
     `workbook lab: JupyterLab on notebooks/ (WORKBOOK_CLUSTER=${env.WORKBOOK_CLUSTER}); Ctrl-C stops it\n`,
@@ -38,14 +34,7 @@ export async function run(args: string[]): Promise<number> {
   // Ctrl-C reaches Jupyter through the terminal's process group; a SIGTERM to us is passed on.
   const forward = () => child.kill("SIGTERM");
   process.once("SIGTERM", forward);
-  return new Promise<number>((resolve) => {
-    child.on("error", (err) => {
-      process.stderr.write(`workbook lab: could not start ${paths.venvJupyter}: ${err.message}\n`);
-      resolve(1);
-    });
-    child.on("close", (code, signal) => {
-      process.off("SIGTERM", forward);
-      resolve(code ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1));
-    });
-  });
+  const code = await exitCode(child, "workbook lab");
+  process.off("SIGTERM", forward);
+  return code;
 }

@@ -2,6 +2,7 @@
  * What `workbook lab` and `workbook notebooks` both need before starting Jupyter: a check that setup has been
  * done (with the exact fix when it has not), and the environment the kernel inherits.
  */
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { WorkbookPaths } from "./workbook-paths.js";
@@ -46,4 +47,28 @@ export function notebookEnv(paths: WorkbookPaths, base: NodeJS.ProcessEnv = proc
     JUPYTER_PATH: jupyterPath,
     JUPYTER_RUNTIME_DIR: base.JUPYTER_RUNTIME_DIR || join(paths.venv, "share", "jupyter", "runtime"),
   };
+}
+
+/** Prints {@link notebookProblems} under `headline` (to stderr) and returns false when there are any. */
+export function notebooksReady(paths: WorkbookPaths, headline: string): boolean {
+  const problems = notebookProblems(paths);
+  if (problems.length === 0) return true;
+  process.stderr.write(`${headline}:\n  ${problems.join("\n  ")}\n`);
+  return false;
+}
+
+/**
+ * Resolves with a child's exit code once it has exited: its own code, 0 when it was stopped by SIGINT/SIGTERM
+ * (a requested stop), 1 when it could not start (saying why) or died of another signal.
+ */
+export function exitCode(child: ChildProcess, who: string): Promise<number> {
+  return new Promise<number>((resolve) => {
+    child.on("error", (err) => {
+      process.stderr.write(`${who}: could not start ${child.spawnfile}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on("close", (code, signal) =>
+      resolve(code ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)),
+    );
+  });
 }

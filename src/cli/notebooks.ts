@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { notebookEnv, notebookProblems } from "./notebook-env.js";
+import { exitCode, notebookEnv, notebooksReady } from "./notebook-env.js";
 import { type WorkbookPaths, workbookPaths } from "./workbook-paths.js";
 
 /** Parsed arguments of `workbook notebooks`. */
@@ -53,11 +53,7 @@ export function listNotebooks(dir: string): string[] {
 
 export async function run(args: string[]): Promise<number> {
   const paths = workbookPaths();
-  const problems = notebookProblems(paths);
-  if (problems.length > 0) {
-    process.stderr.write(`workbook notebooks: cannot run notebooks yet:\n  ${problems.join("\n  ")}\n`);
-    return 1;
-  }
+  if (!notebooksReady(paths, "workbook notebooks: cannot run notebooks yet")) return 1;
   const parsed = parseNotebooksArgs(args, paths);
   if (parsed.notebooks.length === 0) {
     process.stdout.write("workbook notebooks: no notebooks found\n");
@@ -73,11 +69,5 @@ export async function run(args: string[]): Promise<number> {
     env,
     stdio: ["ignore", "inherit", "inherit"],
   });
-  return new Promise<number>((resolveExit) => {
-    child.on("error", (err) => {
-      process.stderr.write(`workbook notebooks: could not start ${paths.venvPython}: ${err.message}\n`);
-      resolveExit(1);
-    });
-    child.on("close", (code, signal) => resolveExit(code ?? (signal ? 1 : 0)));
-  });
+  return exitCode(child, "workbook notebooks");
 }

@@ -13,9 +13,9 @@ const digest = (file: string) => createHash("sha256").update(readFileSync(file))
 
 describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tslab kernel)", () => {
   it("passes a clean notebook and fails each broken one, naming the cell and the error", async () => {
-    const files = ["passes.ipynb", "throws.ipynb", "type-error.ipynb", "hangs.ipynb"].map(fixture);
+    const files = ["passes.ipynb", "throws.ipynb", "type-error.ipynb"].map(fixture);
     const before = files.map(digest);
-    const { code, output } = await runWorkbook(["notebooks", "--timeout", "5", ...files]);
+    const { code, output } = await runWorkbook(["notebooks", ...files]);
     expect(code).toBe(1);
     expect(output).toContain(`ok   ${fixture("passes.ipynb")}`);
     expect(output).toContain(`FAIL ${fixture("throws.ipynb")}`);
@@ -23,12 +23,17 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     expect(output).not.toContain("never runs");
     expect(output).toContain(`FAIL ${fixture("type-error.ipynb")}`);
     expect(output).toContain("Type 'string' is not assignable to type 'number'");
-    expect(output).toContain(`FAIL ${fixture("hangs.ipynb")}`);
-    expect(output).toContain("did not finish within 5 s");
-    expect(output).toContain("notebooks: 1 ran clean, 3 failing");
+    expect(output).toContain("notebooks: 1 ran clean, 2 failing");
     // The runner only reads notebooks: sources stay byte-identical (stored without outputs).
     expect(files.map(digest)).toEqual(before);
-  }, 240_000);
+  }, 300_000);
+
+  it("fails a cell that runs past the per-cell timeout", async () => {
+    const { code, output } = await runWorkbook(["notebooks", "--timeout", "3", fixture("hangs.ipynb")]);
+    expect(code).toBe(1);
+    expect(output).toContain(`FAIL ${fixture("hangs.ipynb")}`);
+    expect(output).toContain("did not finish within 3 s");
+  }, 120_000);
 
   it("runs every notebook in notebooks/ clean under WORKBOOK_CLUSTER", async () => {
     const notebooks = "notebooks/";
