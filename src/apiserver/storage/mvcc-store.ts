@@ -26,6 +26,7 @@ export class MvccStore {
   private readonly listeners = new Set<(ev: ChangeEvent) => void>();
   private readonly pending: ChangeEvent[] = [];
   private dispatching = false;
+  private inFlight: number | undefined;
   readonly history: EventHistory;
 
   constructor(historySize: number = DEFAULT_HISTORY_SIZE) {
@@ -37,6 +38,14 @@ export class MvccStore {
   /** The newest revision handed out (0 before the first write). */
   get revision(): number {
     return this.rev;
+  }
+
+  /**
+   * The newest revision every listener has been told about: `revision`, except while a change is being
+   * fanned out (then the revision before it). A BOOKMARK must never claim more than this.
+   */
+  get notifiedRevision(): number {
+    return this.inFlight === undefined ? this.rev : this.inFlight - 1;
   }
 
   /** Oldest revision a read or watch may still ask for. */
@@ -106,10 +115,12 @@ export class MvccStore {
     this.dispatching = true;
     try {
       for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        this.inFlight = next.rev;
         for (const listener of [...this.listeners]) listener(next);
       }
     } finally {
       this.dispatching = false;
+      this.inFlight = undefined;
       this.pending.length = 0;
     }
     return ev;

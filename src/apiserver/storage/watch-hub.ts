@@ -132,7 +132,7 @@ export class WatchHub {
 
   /** Sends one BOOKMARK at the current revision to `w` (used periodically and on demand before closing). */
   bookmark(w: Watcher, annotations?: Record<string, string>): void {
-    const metadata: KubeObject["metadata"] = { resourceVersion: String(this.store.revision) };
+    const metadata: KubeObject["metadata"] = { resourceVersion: String(this.store.notifiedRevision) };
     if (annotations) metadata.annotations = annotations;
     w.send(
       SharedWatchEvent.fromObject("BOOKMARK", {

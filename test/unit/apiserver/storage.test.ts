@@ -108,8 +108,45 @@ describe("watch re-entrancy", () => {
     backend.watch(cm, "default", { resourceVersion: rv }, { event: (e) => second.push(e), close() {} });
     backend.create(cm, "default", configMap("trigger"));
     const names = (evs: WatchEvent[]) => evs.map((e) => e.object.metadata?.name);
+    expect(backend.currentRevision()).toBe(Number(rv) + 2);
     expect(names(first)).toEqual(["trigger", "reaction"]);
     expect(names(second)).toEqual(["trigger", "reaction"]);
+  });
+});
+
+describe("bookmarks during fan-out", () => {
+  it("a bookmark requested while a change is being delivered never claims that change", () => {
+    const { backend, cm } = setup();
+    const rv = backend.currentRevision();
+    const seen: string[] = [];
+    let handle: { bookmark?(): void } = {};
+    // registered first, so it is told about the change before the watcher below has received it
+    backend.watch(
+      cm,
+      "default",
+      { resourceVersion: String(rv) },
+      {
+        event() {
+          handle.bookmark?.();
+        },
+        close() {},
+      },
+    );
+    handle = backend.watch(
+      cm,
+      "default",
+      { resourceVersion: String(rv), allowWatchBookmarks: true },
+      {
+        event(e) {
+          seen.push(`${e.type}@${e.object.metadata?.resourceVersion}`);
+        },
+        close() {},
+      },
+    );
+    backend.create(cm, "default", configMap("a"));
+    expect(seen).toEqual([`BOOKMARK@${rv}`, `ADDED@${rv + 1}`]);
+    handle.bookmark?.();
+    expect(seen[2]).toBe(`BOOKMARK@${rv + 1}`);
   });
 });
 
