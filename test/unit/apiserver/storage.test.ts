@@ -167,3 +167,15 @@ describe("immutable ConfigMaps and Secrets", () => {
     expect(labelled.metadata?.labels).toEqual({ ok: "yes" });
   });
 });
+
+describe("StoredVersion", () => {
+  it("parses lazily from its bytes when no object is cached, frozen and equal to the JSON", () => {
+    const json = JSON.stringify({ metadata: { name: "x", labels: { a: "b" } }, data: { k: "v" } });
+    const sv = new StoredVersion(7, json, false);
+    const obj = sv.object();
+    expect(obj).toEqual(JSON.parse(json));
+    expect(Object.isFrozen(obj.metadata)).toBe(true);
+    expect(sv.labels).toEqual({ a: "b" });
+    expect(sv.object()).toBe(obj);
+  });
+});
