@@ -1,4 +1,5 @@
 import type { MetaObject } from "../client/object.js";
+import { FifoBuffer } from "./fifo-buffer.js";
 import type { KeyListerGetter, ReflectorStore } from "./store.js";
 import { DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from "./tombstone.js";
 
@@ -46,8 +47,7 @@ export interface DeltaFIFOOptions<T> {
  */
 export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorStore<T> {
   private items = new Map<string, Delta<T>[]>();
-  private queue: string[] = [];
-  private head = 0;
+  private readonly queue = new FifoBuffer<string>();
   private populated = false;
   private initialPopulationCount = 0;
   private closed = false;
@@ -149,15 +149,7 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
   tryPop(process: PopProcessFunc<T>): boolean {
     if (this.closed || this.length === 0) return false;
     const isInInitialList = !this.hasSynced();
-    const key = this.queue[this.head]!;
-    this.head++;
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    const key = this.queue.shift()!;
     const deltas = this.items.get(key)!;
     this.items.delete(key);
     try {
@@ -175,12 +167,12 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
 
   /** Number of keys waiting. */
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   /** Keys waiting, in pop order. */
   listKeys(): string[] {
-    return this.queue.slice(this.head);
+    return this.queue.toArray();
   }
 
   /** The pending deltas of one key (a copy), or undefined. */

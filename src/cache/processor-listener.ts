@@ -1,5 +1,6 @@
 import type { MetaObject } from "../client/object.js";
 import { untilAborted, Wakeup } from "./abortable.js";
+import { FifoBuffer } from "./fifo-buffer.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
 
 /**
@@ -34,8 +35,7 @@ export type Notification<T> =
  * - `hasSynced()` is true when the informer has synced and every `isInInitialList` add has been handled.
  */
 export class ProcessorListener<T extends MetaObject = MetaObject> {
-  private buffer: Notification<T>[] = [];
-  private head = 0;
+  private readonly buffer = new FifoBuffer<Notification<T>>();
   private pendingInitial = 0;
   private readonly wakeup = new Wakeup();
   private nextResync = 0;
@@ -64,7 +64,7 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
 
   /** Notifications waiting for the handler. */
   pending(): number {
-    return this.buffer.length - this.head;
+    return this.buffer.length;
   }
 
   /** True when the informer has synced and this handler has processed its whole initial list. */
@@ -85,11 +85,11 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
   /** Delivers notifications until `signal` aborts; resolves then, even if a handler call never returns. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      if (this.head >= this.buffer.length) {
+      const notification = this.buffer.shift();
+      if (notification === undefined) {
         await this.wakeup.wait(signal);
         continue;
       }
-      const notification = this.shift();
       try {
         const result = this.dispatch(notification);
         if (result && typeof (result as PromiseLike<void>).then === "function") {
@@ -101,20 +101,6 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
         if (notification.type === "add" && notification.isInInitialList) this.pendingInitial--;
       }
     }
-  }
-
-  private shift(): Notification<T> {
-    const n = this.buffer[this.head]!;
-    this.buffer[this.head] = undefined as unknown as Notification<T>;
-    this.head++;
-    if (this.head === this.buffer.length) {
-      this.buffer = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-      this.buffer = this.buffer.slice(this.head);
-      this.head = 0;
-    }
-    return n;
   }
 
   private dispatch(n: Notification<T>): void | Promise<void> {

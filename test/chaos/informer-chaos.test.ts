@@ -7,13 +7,13 @@
 import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Instruments } from "../../src/apiserver/instruments/instruments.js";
-import { seededRandom } from "../../src/cache/random.js";
 import { SharedIndexInformer } from "../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { ListWatch } from "../../src/client/list-watch.js";
 import type { MetaObject } from "../../src/client/object.js";
 import { BuiltinResources } from "../../src/client/resource-descriptor.js";
 import type { Cluster } from "../../src/cluster/index.js";
+import { seededRandom } from "../../src/leaderelection/jitter.js";
 import {
   cachedConfigMaps,
   embedded,

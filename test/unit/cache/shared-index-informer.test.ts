@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ResourceEventHandler } from "../../../src/cache/processor-listener.js";
-import { seededRandom } from "../../../src/cache/random.js";
 import {
   SharedIndexInformer,
   type SharedIndexInformerOptions,
 } from "../../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
 import { FakeClock, flushMicrotasks } from "../../../src/clock/fake-clock.js";
+import { seededRandom } from "../../../src/leaderelection/jitter.js";
 import { FakeListWatch, type TestObject } from "./fake-list-watch.js";
 
 type Event = string;
