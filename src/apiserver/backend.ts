@@ -383,15 +383,8 @@ export class Backend implements ApiBackend {
         .map((r) => storageId(r.type)),
     );
     const next = servedResourcesOf(crd).filter((r) => !builtin.has(storageId(r.type)));
-    const before = this.registry.all().filter((r) => r.crd === name);
-    const same =
-      before.length === next.length &&
-      before.every((b) => next.some((n) => JSON.stringify(n.type) === JSON.stringify(b.type)));
-    this.registry.removeWhere((r) => r.crd === name);
-    this.registry.add(...next);
-    if (!same) {
-      for (const b of before) if (!next.some((n) => storageId(n.type) === storageId(b.type))) this.purge(b);
-    }
+    const before = this.registry.replaceWhere((r) => r.crd === name, next);
+    for (const b of before) if (!next.some((n) => storageId(n.type) === storageId(b.type))) this.purge(b);
   }
 
   /**

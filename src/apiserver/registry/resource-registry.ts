@@ -17,6 +17,24 @@ export class ResourceRegistry {
     this.notify();
   }
 
+  /**
+   * Replaces the resources `match` selects by `next` (a CRD was written); notifies once, and only when the
+   * served set really changed. Returns the replaced resources.
+   */
+  replaceWhere(match: (r: ServedResource) => boolean, next: readonly ServedResource[]): ServedResource[] {
+    const before = [...this.byGvr.entries()].filter(([, r]) => match(r));
+    const signature = (rs: readonly ServedResource[]) =>
+      rs
+        .map((r) => JSON.stringify(r.type))
+        .sort()
+        .join("\n");
+    const changed = signature(before.map(([, r]) => r)) !== signature(next);
+    for (const [k] of before) this.byGvr.delete(k);
+    for (const r of next) this.byGvr.set(gvrKey(r.type.group, r.type.version, r.type.resource), r);
+    if (changed) this.notify();
+    return before.map(([, r]) => r);
+  }
+
   /** Removes every resource `match` selects; notifies when anything was removed. */
   removeWhere(match: (r: ServedResource) => boolean): ServedResource[] {
     const removed: ServedResource[] = [];

@@ -34,6 +34,20 @@ describe("CustomResourceDefinitions", () => {
     });
     expect(w.metadata?.generation).toBe(1);
     expect(backend.list(rt, "default", {}).kind).toBe("WidgetList");
+    // a CRD write that does not change what is served does not notify
+    const before = changes;
+    backend.update(crds, undefined, "widgets.example.com", {
+      ...crd,
+      metadata: { ...crd.metadata, labels: { x: "y" } },
+    });
+    expect(changes).toBe(before);
+    const c2 = backend.get(crds, undefined, "widgets.example.com");
+    backend.update(crds, undefined, "widgets.example.com", {
+      ...c2,
+      spec: { ...(c2.spec as object), names: { plural: "widgets", kind: "Widget", shortNames: ["w2"] } },
+    });
+    expect(changes).toBe(before + 1);
+    expect(backend.findResource("example.com", "v1", "widgets")?.shortNames).toEqual(["w2"]);
   });
 
   it("serves cluster-scoped kinds and the status subresource when declared", () => {
