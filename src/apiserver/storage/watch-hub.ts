@@ -100,6 +100,8 @@ export class WatchHub {
   private readonly byResource = new Map<string, Set<Watcher>>();
   private readonly unsubscribe: () => void;
   private bookmarkTimer: Timer | undefined;
+  /** Running watchers that asked for bookmarks; the timer runs only while this is > 0. */
+  private bookmarkWatchers = 0;
   private stopped = false;
 
   constructor(
@@ -119,7 +121,10 @@ export class WatchHub {
       this.byResource.set(target.resourceId, set);
     }
     set.add(w);
-    if (target.bookmarks) this.ensureBookmarkTimer();
+    if (target.bookmarks) {
+      this.bookmarkWatchers++;
+      this.ensureBookmarkTimer();
+    }
     return w;
   }
 
@@ -160,7 +165,10 @@ export class WatchHub {
 
   private remove(w: Watcher): void {
     const set = this.byResource.get(w.target.resourceId);
-    set?.delete(w);
+    if (set?.delete(w) && w.target.bookmarks && --this.bookmarkWatchers === 0) {
+      this.bookmarkTimer?.stop();
+      this.bookmarkTimer = undefined;
+    }
     if (set && set.size === 0) this.byResource.delete(w.target.resourceId);
   }
 
@@ -172,18 +180,13 @@ export class WatchHub {
   }
 
   private ensureBookmarkTimer(): void {
-    if (this.bookmarkTimer || this.stopped) return;
+    if (this.bookmarkTimer || this.stopped || this.bookmarkWatchers === 0) return;
     this.bookmarkTimer = this.clock.setTimer(this.bookmarkIntervalMs, () => {
       this.bookmarkTimer = undefined;
-      let any = false;
       for (const set of [...this.byResource.values()]) {
-        for (const w of [...set]) {
-          if (!w.target.bookmarks) continue;
-          any = true;
-          this.bookmark(w);
-        }
+        for (const w of [...set]) if (w.target.bookmarks) this.bookmark(w);
       }
-      if (any) this.ensureBookmarkTimer();
+      this.ensureBookmarkTimer();
     });
   }
 }

@@ -161,8 +161,21 @@ describe("backend watch", () => {
     expect(withBookmarks.events.filter((e) => e.type === "BOOKMARK")).toHaveLength(2);
     expect(without.events.map((e) => e.type)).toEqual(["ADDED"]);
     backend.stop();
+    backend.stop();
     expect(clock.pendingTimers()).toBe(0);
     expect(withBookmarks.closed).toBe(true);
+  });
+
+  it("cancels the bookmark timer when the last bookmark watch stops", () => {
+    const { backend, cm, clock } = setup();
+    const a = backend.watch(cm, "default", { allowWatchBookmarks: true }, recorder());
+    const b = backend.watch(cm, "default", { allowWatchBookmarks: true }, recorder());
+    backend.watch(cm, "default", {}, recorder());
+    expect(clock.pendingTimers()).toBe(1);
+    a.stop();
+    expect(clock.pendingTimers()).toBe(1);
+    b.stop();
+    expect(clock.pendingTimers()).toBe(0);
   });
 
   it("sendInitialEvents=true ends the initial state with an initial-events-end BOOKMARK", () => {
