@@ -9,6 +9,7 @@
  * - heap bytes per stored 1 KiB ConfigMap.
  */
 import https from "node:https";
+import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -16,6 +17,7 @@ import { Worker } from "node:worker_threads";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { createBackend } from "../apiserver/backend.js";
 import { EmbeddedApiServer } from "../apiserver/server.js";
+import { generateServingCertificates } from "../apiserver/tls.js";
 import type { ApiBackend, ResourceType } from "../apiserver/types.js";
 import type { LoadJob, LoadResult } from "./apiserver-load.js";
 import { type BenchFigure, type Benchmark, meets } from "./types.js";
@@ -53,7 +55,7 @@ function rawClient(server: EmbeddedApiServer, maxSockets: number) {
 
 /** A load job in a worker thread; `onReady` runs when the worker posts `ready` (watch job). */
 function runLoad(
-  server: EmbeddedApiServer,
+  server: { url: string; token: string; caPem: string },
   job: Omit<LoadJob, "url" | "token" | "caPem">,
   onReady?: (worker: Worker) => void,
 ): Promise<LoadResult> {
@@ -143,6 +145,46 @@ async function createFigures(): Promise<BenchFigure[]> {
       raw.close();
     }
   });
+}
+
+/**
+ * The machine's ceiling for the same load: a bare HTTPS server that answers every POST with a fixed 201 and
+ * a ConfigMap-sized body. Measured in the same run, so a busy machine shows in both numbers.
+ */
+async function ceilingFigure(): Promise<BenchFigure> {
+  const certs = await generateServingCertificates();
+  const reply = JSON.stringify({
+    kind: "ConfigMap",
+    apiVersion: "v1",
+    metadata: { name: "x", resourceVersion: "1" },
+    data: { k: "v" },
+  });
+  const server = https.createServer({ cert: certs.certPem, key: certs.keyPem }, (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(201, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
+      res.end(reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const rate = await workerCreates(
+      { url: `https://127.0.0.1:${port}`, token: "-", caPem: certs.caPem },
+      "x",
+      20_000,
+      { k: "v" },
+    );
+    return {
+      name: "ceiling: bare HTTPS handler, same 16-client load",
+      value: rate,
+      unit: "requests/s",
+      notes: "no API server at all: what this machine's TLS + HTTP stack allows right now",
+    };
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 async function listFigures(): Promise<BenchFigure[]> {

@@ -54,7 +54,8 @@ export class WatchStream implements WatchSink {
   private timer: Timer | undefined;
   private closed = false;
   private sent = 0;
-  private corked = false;
+  /** Event lines waiting for this tick's flush. */
+  private readonly pending: string[] = [];
   /** Why it closed (undefined while open). */
   reason: WatchCloseReason | undefined;
 
@@ -96,30 +97,28 @@ export class WatchStream implements WatchSink {
   event(ev: WatchEvent): void {
     if (this.closed) return;
     this.begin();
-    this.cork();
-    this.reply.write(ev.line());
+    this.pending.push(ev.line());
     this.sent++;
     this.opts.onEvent?.();
-    if (this.reply.res.writableLength > this.opts.maxBufferedBytes) {
-      this.finish("slow-client");
-      return;
-    }
+    if (this.pending.length === 1) process.nextTick(() => this.flush());
     if (this.opts.maxEvents !== undefined && this.sent >= this.opts.maxEvents) this.finish("dropped");
   }
 
   /**
-   * Events of one write burst (the same tick) leave in one TLS record and one syscall instead of one each:
-   * the socket is corked at the first event and uncorked on the next tick.
+   * Writes the lines queued in this tick as one chunk: a burst of events (one transaction, or many writes in
+   * one tick) costs one HTTP chunk and one TLS record per watcher instead of one per event. Then checks
+   * backpressure: a client whose unsent bytes exceed the limit is cut off.
    */
-  private cork(): void {
-    if (this.corked) return;
-    this.corked = true;
-    const res = this.reply.res;
-    res.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      res.uncork();
-    });
+  private flush(): void {
+    if (this.pending.length === 0 || this.reply.res.destroyed) {
+      this.pending.length = 0;
+      return;
+    }
+    const chunk = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join("");
+    this.pending.length = 0;
+    this.reply.write(chunk);
+    if (!this.closed && this.reply.res.writableLength > this.opts.maxBufferedBytes)
+      this.finish("slow-client");
   }
 
   /** WatchSink.close: the backend ended the watch (after an ERROR event, for instance). */
@@ -138,8 +137,13 @@ export class WatchStream implements WatchSink {
     this.handle?.stop();
     const res = this.reply.res;
     // A slow client's buffer is abandoned, not flushed: destroying is what bounds the memory.
-    if (why === "slow-client" || why === "client") res.destroy();
-    else if (this.reply.started && !res.writableEnded) res.end();
+    if (why === "slow-client" || why === "client") {
+      this.pending.length = 0;
+      res.destroy();
+    } else if (this.reply.started && !res.writableEnded) {
+      this.flush();
+      res.end();
+    }
     this.opts.onClose?.(why);
   }
 }
