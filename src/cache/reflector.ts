@@ -72,7 +72,11 @@ const VERY_SHORT_WATCH_MS = 1000;
 const DEFAULT_PAGE_SIZE = 500;
 const MIN_WATCH_TIMEOUT_S = 300;
 
-function defaultOnError(name: string): (err: unknown, context: string) => void {
+/**
+ * The default error report of reflectors and informers: a warning line per error, except 410 Expired, which is
+ * routine (client-go logs it only at verbosity 4).
+ */
+export function defaultErrorReporter(name: string): (err: unknown, context: string) => void {
   return (err, context) => {
     if (err instanceof ExpiredError) return; // expected; client-go logs it at V(4)
     console.warn(`${name}: ${context}: ${err instanceof Error ? err.message : String(err)}`);
@@ -124,7 +128,7 @@ export class Reflector<T extends MetaObject = MetaObject> {
       random: this.random,
       ...options.backoff,
     });
-    const onError = options.onError ?? defaultOnError(options.name ?? "reflector");
+    const onError = options.onError ?? defaultErrorReporter(options.name ?? "reflector");
     this.report = (err, context) => {
       this.counters.errors++;
       try {

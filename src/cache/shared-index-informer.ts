@@ -6,7 +6,7 @@ import { type Delta, DeltaFIFO } from "./delta-fifo.js";
 import type { Indexers } from "./index-funcs.js";
 import { Indexer } from "./indexer.js";
 import { type Notification, ProcessorListener, type ResourceEventHandler } from "./processor-listener.js";
-import { Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
+import { defaultErrorReporter, Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
 
 /** Shortest resync period a handler can get (client-go's `minimumResyncPeriod`). */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -93,12 +93,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
     this.resyncCheckPeriodMs = resync;
     this.clock = options.clock ?? realClock;
     this.indexer = new Indexer<T>(options.indexers ?? {});
-    const onError =
-      options.onError ??
-      ((err: unknown, context: string) =>
-        console.error(
-          `informer ${options.name ?? ""}: ${context}: ${err instanceof Error ? err.message : err}`,
-        ));
+    const onError = options.onError ?? defaultErrorReporter(`informer ${options.name ?? ""}`);
     this.report = (err, context) => {
       try {
         onError(err, context);
@@ -226,8 +221,14 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
    */
   run(signal?: AbortSignal): Promise<void> {
     if (signal) {
-      if (signal.aborted) this.controller.abort();
-      else signal.addEventListener("abort", () => this.controller.abort(), { once: true });
+      const stop = () => this.controller.abort();
+      if (signal.aborted) stop();
+      else {
+        signal.addEventListener("abort", stop, { once: true });
+        this.controller.signal.addEventListener("abort", () => signal.removeEventListener("abort", stop), {
+          once: true,
+        });
+      }
     }
     if (!this.done) this.done = this.runInternal();
     return this.done;

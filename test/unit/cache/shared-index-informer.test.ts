@@ -280,6 +280,21 @@ describe("SharedIndexInformer", () => {
     expect(() => informer.addEventHandler(recorder())).toThrow(/stopped/);
   });
 
+  it("run(signal) runs until the signal aborts, then leaves nothing behind", async () => {
+    const { informer, lw, clock } = rig({ resyncPeriodMs: 1000 });
+    const ac = new AbortController();
+    const done = informer.run(ac.signal);
+    expect(informer.run(ac.signal)).toBe(done);
+    await flushMicrotasks();
+    expect(informer.hasSynced()).toBe(true);
+    expect(lw.openWatches).toBe(1);
+    ac.abort();
+    await done;
+    expect(informer.isStopped()).toBe(true);
+    expect(lw.openWatches).toBe(0);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
   it("removeEventHandler stops deliveries to that handler only", async () => {
     const { informer, lw } = rig();
     const a = recorder();
