@@ -221,7 +221,7 @@ export class Backend implements ApiBackend {
       const served = this.served(rt);
       if (type === "application/apply-patch+yaml") applyPatch(type, {}, patch);
       const current = this.writes.current(served, namespace, name).object();
-      const patched = applyPatch(type, current, patch);
+      const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
       if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
       const updated = this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true });
       return this.afterWrite(rt, updated, opts);

@@ -1,28 +1,38 @@
-import { type ApiError, badRequest, failure, tooLarge } from "../errors.js";
+import { type ApiError, badRequest, failure, tooLarge, unsupportedMediaType } from "../errors.js";
 import { isJsonObject } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
 import { JsonPatchError } from "./json-pointer.js";
 import { applyMergePatch } from "./merge-patch.js";
+import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
 
 /**
  * Applies a PATCH body to the stored object, by content type, with kube-apiserver's error mapping
  * (`pkg/endpoints/handlers/patch.go`):
  * - `application/merge-patch+json`: RFC 7386; the patch must be a JSON object (400 otherwise).
- * - `application/strategic-merge-patch+json`: treated as a merge patch. The embedded server has no Go struct
- *   tags, so lists are replaced rather than merged by their patch-merge keys, and `$patch` directives are not
- *   understood. Use JSON Patch when a list must be edited element by element.
+ * - `application/strategic-merge-patch+json`: built-in kinds only ({@link applyStrategicMergePatch}: merge keys
+ *   for the common built-in lists, `$patch` and friends); custom resources answer 415, as the real server
+ *   does, because they have no Go struct tags to take merge keys from.
  * - `application/json-patch+json`: RFC 6902; a malformed document is 400, an operation that cannot apply
  *   (missing path, failed `test`) is 422 Invalid ("the server rejected our request due to an error in our
  *   request"), as the real server answers.
  * - `application/apply-patch+yaml` (server-side apply) is not implemented: 415 UnsupportedMediaType.
  */
-export function applyPatch(type: PatchType | string, current: unknown, patch: unknown): unknown {
+export function applyPatch(
+  type: PatchType | string,
+  current: unknown,
+  patch: unknown,
+  options: { customResource?: boolean } = {},
+): unknown {
   switch (type) {
     case "application/merge-patch+json":
-    case "application/strategic-merge-patch+json":
       if (!isJsonObject(patch)) throw badRequest("the patch must be a JSON object for a merge patch");
       return applyMergePatch(current, patch);
+    case "application/strategic-merge-patch+json":
+      if (options.customResource) throw unsupportedMediaType(type);
+      if (!isJsonObject(patch))
+        throw badRequest("the patch must be a JSON object for a strategic merge patch");
+      return applyStrategicMergePatch(current, patch);
     case "application/json-patch+json":
       try {
         return applyJsonPatch(current, parseJsonPatch(patch));
