@@ -13,6 +13,7 @@ import type { Instruments } from "../apiserver/instruments/instruments.js";
 import { EmbeddedApiServer } from "../apiserver/server.js";
 import type { ApiBackend } from "../apiserver/types.js";
 import type { Clock } from "../clock/clock.js";
+import { startControlPlaneControllers } from "../controllers/control-plane.js";
 import type { Cluster, StartClusterOptions } from "./cluster.js";
 
 /** Which control-plane controllers the embedded backend runs (each defaults to on once it exists). */
@@ -50,14 +51,14 @@ export interface ControlPlaneComponent {
 }
 
 /**
- * Starts the control-plane controllers selected in `controllers` against the running server. The hook
- * where the garbage collector and namespace controller plug in: none exists yet, so it starts nothing.
+ * Starts the control-plane controllers selected in `controllers` against the running server: the garbage
+ * collector and the namespace controller of `src/controllers` (each on unless switched off).
  */
 export async function startControlPlane(
-  _server: EmbeddedApiServer,
-  _controllers: ControlPlaneControllers,
+  server: EmbeddedApiServer,
+  controllers: ControlPlaneControllers,
 ): Promise<ControlPlaneComponent[]> {
-  return [];
+  return startControlPlaneControllers(server.kubeConfig(), controllers);
 }
 
 function optionsOf(raw: Record<string, unknown> | undefined): EmbeddedClusterOptions {

@@ -29,7 +29,8 @@ export class AlreadyOwnedError extends Error {
   }
 }
 
-function groupOf(apiVersion: string): string {
+/** The API group of an `apiVersion` (`apps/v1` -> `apps`, `v1` -> `""`). */
+export function groupOfApiVersion(apiVersion: string): string {
   const slash = apiVersion.indexOf("/");
   return slash < 0 ? "" : apiVersion.slice(0, slash);
 }
@@ -37,7 +38,7 @@ function groupOf(apiVersion: string): string {
 /** Same object, judged like controller-runtime's `referSameObject`: group (not version), kind and name. */
 function refersTo(ref: OwnerReference, target: OwnerReference): boolean {
   return (
-    groupOf(ref.apiVersion) === groupOf(target.apiVersion) &&
+    groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(target.apiVersion) &&
     ref.kind === target.kind &&
     ref.name === target.name
   );
@@ -133,7 +134,7 @@ export function removeOwnerReference(obj: DependentLike, owner: OwnerLike | Owne
       target &&
       ref.kind === target.kind &&
       ref.name === target.metadata?.name &&
-      groupOf(ref.apiVersion) === groupOf(target.apiVersion ?? "")
+      groupOfApiVersion(ref.apiVersion) === groupOfApiVersion(target.apiVersion ?? "")
     );
   });
   if (keep.length === refs.length) return false;
