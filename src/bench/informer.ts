@@ -92,7 +92,11 @@ export const benchmark: Benchmark = {
         data: { index: String(i), payload: "x".repeat(64) },
       });
     }
-    const cluster = await startCluster({ backend: "embedded", embedded: { backend } });
+    // Only the two informers under test talk to the server: no control-plane controllers.
+    const cluster = await startCluster({
+      backend: "embedded",
+      embedded: { backend, controllers: { garbageCollector: false, namespace: false } },
+    });
     try {
       await syncOurs(cluster.kubeConfig); // warm-up (JIT, TLS session)
       await syncClientNode(cluster.kubeConfig);

@@ -13,7 +13,11 @@ export async function embedded(): Promise<{
   backend: ApiBackend;
 }> {
   const backend = createBackend();
-  const cluster = await startCluster<Instruments>({ backend: "embedded", embedded: { backend } });
+  // No control-plane controllers: their own watches would blur the open-watch counts these tests assert.
+  const cluster = await startCluster<Instruments>({
+    backend: "embedded",
+    embedded: { backend, controllers: { garbageCollector: false, namespace: false } },
+  });
   if (!cluster.instruments) throw new Error("the embedded backend should have instruments");
   const stop = cluster.stop.bind(cluster);
   const owned: Cluster<Instruments> = {

@@ -170,6 +170,27 @@ describe("SharedIndexInformer against the embedded API server", () => {
     }
   });
 
+  it("the watchdog replaces a silent watch over real HTTP, without relisting or leaking streams", async () => {
+    const ns = await namespace();
+    const before = cluster.instruments!.metrics.snapshot().openWatches;
+    const informer = new SharedIndexInformer<MetaObject>(
+      new ListWatch(cluster.kubeConfig, BuiltinResources.configMaps, { namespace: ns }),
+      { onError: () => {}, reflector: { watchIdleTimeoutMs: 150 } },
+    );
+    informer.start();
+    try {
+      expect(await informer.waitForCacheSync()).toBe(true);
+      expect(await eventually(() => informer.reflectorStats()!.watchdogRestarts >= 3)).toBe(true);
+      expect(informer.reflectorStats()!.lists).toBe(1);
+      expect(cluster.instruments!.metrics.snapshot().openWatches).toBeLessThanOrEqual(before + 1);
+      await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: "after-stalls" } } });
+      expect(await eventually(() => informer.getIndexer().size === 1)).toBe(true);
+    } finally {
+      await informer.stop();
+    }
+    expect(await eventually(() => cluster.instruments!.metrics.snapshot().openWatches === before)).toBe(true);
+  });
+
   it("a factory shares one informer (one watch) between two consumers", async () => {
     const ns = await namespace();
     const factory = new SharedInformerFactory(cluster.kubeConfig, { namespace: ns });
