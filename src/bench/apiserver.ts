@@ -74,7 +74,7 @@ function runLoad(
 }
 
 async function workerCreates(
-  server: EmbeddedApiServer,
+  server: { url: string; token: string; caPem: string },
   namespace: string,
   count: number,
   data: Record<string, string>,
@@ -320,6 +320,7 @@ export const benchmark: Benchmark = {
   async run() {
     return [
       ...(await createFigures()),
+      await ceilingFigure(),
       ...(await listFigures()),
       ...(await watchFigures()),
       ...(await memoryFigures()),
