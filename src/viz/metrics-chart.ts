@@ -20,8 +20,11 @@ export function requestBarChart(requests: readonly RequestCount[], title = "API 
   return xyChart({
     title,
     horizontal: true,
+    height: 120 + 40 * rows.length,
     x: rows.map(([label]) => label),
     yLabel: "requests",
+    // From zero, or the smallest bar would have no length (mermaid scales the axis to the data by default).
+    yRange: [0, Math.max(1, ...rows.map(([, n]) => n))],
     series: [{ kind: "bar", values: rows.map(([, n]) => n) }],
   });
 }

@@ -18,6 +18,16 @@ export interface XyChartSpec {
   series: readonly XySeries[];
   /** Draw bars horizontally (long category names read better). */
   horizontal?: boolean;
+  /** Size in pixels (mermaid's xyChart `width`/`height` config, set in the diagram's front matter). */
+  width?: number;
+  height?: number;
+}
+
+function frontMatter(spec: XyChartSpec): string[] {
+  const size: string[] = [];
+  if (spec.width !== undefined) size.push(`    width: ${formatNumber(spec.width)}`);
+  if (spec.height !== undefined) size.push(`    height: ${formatNumber(spec.height)}`);
+  return size.length > 0 ? ["---", "config:", "  xyChart:", ...size, "---"] : [];
 }
 
 function formatNumber(n: number): string {
@@ -39,7 +49,7 @@ export function xyChart(spec: XyChartSpec): string {
       );
     }
   }
-  const lines = [spec.horizontal ? "xychart-beta horizontal" : "xychart-beta"];
+  const lines = [...frontMatter(spec), spec.horizontal ? "xychart-beta horizontal" : "xychart-beta"];
   if (spec.title) lines.push(`  title ${mermaidLabel(spec.title)}`);
   const categories = spec.x.map((x) => mermaidLabel(String(x))).join(", ");
   lines.push(`  x-axis ${spec.xLabel ? `${mermaidLabel(spec.xLabel)} ` : ""}[${categories}]`);

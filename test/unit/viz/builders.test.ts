@@ -74,6 +74,16 @@ describe("xyChart", () => {
     );
   });
 
+  it("sets the size in front matter only when asked", () => {
+    const src = xyChart({ x: ["a"], width: 500, height: 200, series: [{ kind: "bar", values: [1] }] });
+    expect(
+      src.startsWith("---\nconfig:\n  xyChart:\n    width: 500\n    height: 200\n---\nxychart-beta\n"),
+    ).toBe(true);
+    expect(xyChart({ x: ["a"], series: [{ kind: "bar", values: [1] }] }).startsWith("xychart-beta\n")).toBe(
+      true,
+    );
+  });
+
   it("rejects mismatched, empty and non-finite data", () => {
     expect(() => xyChart({ x: [1, 2], series: [{ kind: "bar", values: [1] }] })).toThrow(/1 values for 2 x/);
     expect(() => xyChart({ x: [], series: [{ kind: "bar", values: [] }] })).toThrow(/at least one x/);
@@ -93,6 +103,7 @@ describe("requestBarChart", () => {
     const src = requestBarChart(rows, "after the informer synced");
     expect(src).toContain('x-axis ["LIST configmaps", "GET configmaps", "GET configmaps 404"]');
     expect(src).toContain("bar [4, 3, 1]");
+    expect(src).toContain('y-axis "requests" 0 --> 4');
     expect(src).toContain('title "after the informer synced"');
     expect(requestLabel({ verb: "WATCH", resource: "pods", code: 200 })).toBe("WATCH pods");
   });
