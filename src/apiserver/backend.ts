@@ -10,22 +10,18 @@ import { type Clock, realClock } from "../clock/clock.js";
 import { ApiError, badRequest, failure, forbidden, notFound, toApiError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
-import { servedResourcesOf } from "./registry/crd.js";
+import { CrdLifecycle } from "./registry/crd-lifecycle.js";
 import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
 import type { ServedResource } from "./registry/served-resource.js";
 import { buildSelection } from "./selectors/object-predicate.js";
-import { decodeContinue, encodeContinue, expiredContinue } from "./storage/continue-token.js";
+import { encodeContinue } from "./storage/continue-token.js";
 import { isJsonObject } from "./storage/json.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
+import { resolveListPosition } from "./storage/list-revision.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
-import {
-  parseResourceVersion,
-  tooLargeResourceVersion,
-  tooOldList,
-  tooOldWatch,
-} from "./storage/resource-version.js";
+import { parseResourceVersion, tooLargeResourceVersion, tooOldWatch } from "./storage/resource-version.js";
 import type { StoredVersion } from "./storage/stored-version.js";
 import { SharedWatchEvent } from "./storage/watch-event.js";
 import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchHub } from "./storage/watch-hub.js";
@@ -78,6 +74,7 @@ export class Backend implements ApiBackend {
   private readonly hub: WatchHub;
   private readonly registry = new ResourceRegistry();
   private readonly writes: GenericStore;
+  private readonly crds: CrdLifecycle;
 
   constructor(options: BackendOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -93,6 +90,7 @@ export class Backend implements ApiBackend {
       random: options.random ?? Math.random,
       admitCreate: (rt, ns, name) => this.admitCreate(rt, ns, name),
     });
+    this.crds = new CrdLifecycle(this.registry, this.store, this.hub);
     this.registry.add(...builtinResources(this.clock));
     const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
     for (const name of INITIAL_NAMESPACES) this.writes.create(nsType, undefined, { metadata: { name } });
@@ -192,7 +190,7 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const served = this.served(rt);
       const created = this.writes.create(served, namespace, body, opts);
-      if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) this.syncCrd(created);
+      if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) this.crds.sync(created);
       return present(created, rt);
     });
   }
@@ -309,35 +307,7 @@ export class Backend implements ApiBackend {
     const ns = scopeOrAll(rt, namespace);
     const match = this.predicate(rt, opts);
     const current = this.store.revision;
-    const compacted = this.store.compactedRevision;
-    const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
-    let rev = current;
-    let start: string | undefined;
-    if (opts.continue) {
-      if (opts.resourceVersion)
-        throw badRequest("specifying resource version is not allowed when using continue");
-      const token = decodeContinue(opts.continue);
-      if (token.rev > current) throw badRequest("continue key is not valid: revision is in the future");
-      if (token.rev < compacted) throw expiredContinue();
-      rev = token.rev;
-      start = token.start;
-    } else {
-      if (opts.resourceVersionMatch && !opts.resourceVersion) {
-        throw badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
-      }
-      const n = parseResourceVersion(opts.resourceVersion);
-      if (opts.resourceVersionMatch === "Exact" && n === 0) {
-        throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
-      }
-      if (n > current) throw tooLargeResourceVersion(n, current);
-      const exact =
-        opts.resourceVersionMatch === "Exact" ||
-        (opts.resourceVersionMatch === undefined && n > 0 && limit > 0);
-      if (exact) {
-        if (n < compacted) throw tooOldList();
-        rev = n;
-      }
-    }
+    const { rev, start, limit } = resolveListPosition(opts, current, this.store.compactedRevision);
     const page = readRange(this.store.resource(storageId(rt)), {
       namespace: ns,
       rev,
@@ -351,8 +321,8 @@ export class Backend implements ApiBackend {
 
   private afterWrite(rt: ResourceType, obj: KubeObject, opts: WriteOptions | undefined): KubeObject {
     if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) {
-      if (this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!)) this.syncCrd(obj);
-      else this.dropCrd(obj.metadata!.name!);
+      if (this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!)) this.crds.sync(obj);
+      else this.crds.drop(obj.metadata!.name!);
     }
     return present(obj, rt);
   }
@@ -367,49 +337,9 @@ export class Backend implements ApiBackend {
     const dryRun = (opts.dryRun ?? []).includes("All");
     if (isCrd && !dryRun) {
       this.writes.current(served, namespace, name); // 404 before any side effect
-      this.dropCrd(name);
+      this.crds.drop(name);
     }
     return this.writes.delete(served, namespace, name, opts);
-  }
-
-  /** Serves (or re-serves) the kinds a stored CRD defines. */
-  private syncCrd(crd: KubeObject): void {
-    const name = crd.metadata!.name!;
-    // A CRD never shadows a built-in kind (their storage would be shared and purged with the CRD).
-    const builtin = new Set(
-      this.registry
-        .all()
-        .filter((r) => r.crd === undefined)
-        .map((r) => storageId(r.type)),
-    );
-    const next = servedResourcesOf(crd).filter((r) => !builtin.has(storageId(r.type)));
-    const before = this.registry.replaceWhere((r) => r.crd === name, next);
-    for (const b of before) if (!next.some((n) => storageId(n.type) === storageId(b.type))) this.purge(b);
-  }
-
-  /**
-   * Stops serving a CRD's kinds and deletes all their objects at once (each gets a DELETED event). The real
-   * apiextensions "customresourcecleanup" finalizer deletes instances through the API and waits for their
-   * finalizers; the embedded server removes them directly, finalizers or not.
-   */
-  private dropCrd(name: string): void {
-    const removed = this.registry.removeWhere((r) => r.crd === name);
-    const seen = new Set<string>();
-    for (const r of removed) {
-      if (seen.has(storageId(r.type))) continue;
-      seen.add(storageId(r.type));
-      this.purge(r);
-    }
-  }
-
-  private purge(r: ServedResource): void {
-    const id = storageId(r.type);
-    const rs = this.store.resource(id);
-    for (const key of [...rs.sortedKeys()]) {
-      const v = rs.current(key);
-      if (v) this.store.remove(id, key, v.object().metadata?.namespace);
-    }
-    this.hub.closeResource(id);
   }
 
   /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */

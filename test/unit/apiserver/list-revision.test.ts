@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../src/apiserver/errors.js";
+import { encodeContinue } from "../../../src/apiserver/storage/continue-token.js";
+import { resolveListPosition } from "../../../src/apiserver/storage/list-revision.js";
+import type { ListOptions } from "../../../src/apiserver/types.js";
+
+const CURRENT = 100;
+const COMPACTED = 50;
+
+function outcome(opts: ListOptions): string {
+  try {
+    const p = resolveListPosition(opts, CURRENT, COMPACTED);
+    return `rev ${p.rev}${p.start ? ` from ${p.start}` : ""}`;
+  } catch (err) {
+    if (err instanceof ApiError) return String(err.code);
+    throw err;
+  }
+}
+
+describe("which revision a LIST reads (the resourceVersion table)", () => {
+  it.each<[ListOptions, string]>([
+    [{}, "rev 100"],
+    [{ resourceVersion: "0" }, "rev 100"],
+    [{ resourceVersion: "0", limit: 5 }, "rev 100"],
+    [{ resourceVersion: "70" }, "rev 100"],
+    [{ resourceVersion: "70", resourceVersionMatch: "NotOlderThan", limit: 5 }, "rev 100"],
+    [{ resourceVersion: "70", limit: 5 }, "rev 70"],
+    [{ resourceVersion: "70", resourceVersionMatch: "Exact" }, "rev 70"],
+    [{ resourceVersion: "40", resourceVersionMatch: "Exact" }, "410"],
+    [{ resourceVersion: "40", limit: 5 }, "410"],
+    [{ resourceVersion: "40" }, "rev 100"],
+    [{ resourceVersion: "101" }, "504"],
+    [{ resourceVersion: "0", resourceVersionMatch: "Exact" }, "400"],
+    [{ resourceVersionMatch: "Exact" }, "400"],
+    [{ resourceVersion: "x" }, "400"],
+    [{ continue: encodeContinue({ rev: 60, start: "ns/b" }) }, "rev 60 from ns/b"],
+    [{ continue: encodeContinue({ rev: 40, start: "ns/b" }) }, "410"],
+    [{ continue: encodeContinue({ rev: 60, start: "ns/b" }), resourceVersion: "60" }, "400"],
+    [{ continue: "%%%" }, "400"],
+  ])("%j -> %s", (opts, expected) => {
+    expect(outcome(opts)).toBe(expected);
+  });
+});
