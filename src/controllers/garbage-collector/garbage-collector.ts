@@ -22,12 +22,14 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
+import { Result } from "../../controller/result.js";
 import { DynamicClient, discoverResources, ResourceMapper } from "../discovery.js";
 import {
   type LiveObject,
   ObjectAccess,
   type ObjectAddress,
   type PropagationPolicy,
+  UnknownKindError,
 } from "../object-access.js";
 import { describeIdentity, type GraphNode } from "./graph.js";
 import { FOREGROUND_FINALIZER, GraphBuilder, ORPHAN_FINALIZER } from "./graph-builder.js";
@@ -179,7 +181,7 @@ export class GarbageCollector {
    *    away the other references; waiting owners and dependents of its own -> delete in the foreground;
    *    otherwise delete with the policy its own finalizers ask for (default background).
    */
-  async attemptToDeleteItem(uid: string): Promise<void> {
+  async attemptToDeleteItem(uid: string): Promise<Result | undefined> {
     const node = this.builder.graph.get(uid);
     if (!node) return;
     if (node.beingDeleted && !node.deletingDependents) return;
@@ -194,7 +196,10 @@ export class GarbageCollector {
       this.builder.virtualDelete(node);
       return;
     }
-    if (node.deletingDependents) return this.processDeletingDependents(node, latest);
+    if (node.deletingDependents) {
+      await this.processDeletingDependents(node, latest);
+      return;
+    }
     const refs = latest.metadata?.ownerReferences ?? [];
     if (refs.length === 0) return;
     let classified: Classified;
@@ -204,6 +209,11 @@ export class GarbageCollector {
       if (err instanceof InvalidOwnerReferenceError) {
         this.reportError(err, `abandoning ${describeIdentity(node.identity)}`);
         return;
+      }
+      if (err instanceof UnknownKindError) {
+        // Probably a CRD discovery has not caught up with yet: re-discover, look again in a second.
+        this.rediscoverSoon?.();
+        return Result.requeueAfter(1_000);
       }
       throw err;
     }
@@ -260,7 +270,7 @@ export class GarbageCollector {
     const namespace = node.identity.namespace;
     for (const ref of latest.metadata?.ownerReferences ?? []) {
       const resource = this.access.resourceFor(ref.apiVersion, ref.kind);
-      if (!resource) throw new Error(`owner ${ref.kind} ${ref.name} has a kind nobody serves (yet)`);
+      if (!resource) throw new UnknownKindError(ref.apiVersion, ref.kind);
       if (resource.namespaced && !namespace) {
         throw new InvalidOwnerReferenceError(
           `cluster-scoped ${node.identity.kind} ${node.identity.name} names a namespaced owner ${ref.kind} ${ref.name}`,
