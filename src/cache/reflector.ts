@@ -102,6 +102,7 @@ export class Reflector<T extends MetaObject = MetaObject> {
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
   private currentState: ReflectorState = "idle";
+  private running = false;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly backoff: ExponentialBackoffManager;
@@ -157,9 +158,21 @@ export class Reflector<T extends MetaObject = MetaObject> {
 
   /**
    * Runs list-and-watch cycles until `signal` aborts, sleeping the backoff delay between cycles. Never rejects;
-   * resolves once everything it started (requests, timers) has stopped.
+   * resolves once everything it started (requests, timers) has stopped. One run at a time: a second concurrent
+   * call is an error.
    */
   async run(signal: AbortSignal): Promise<void> {
+    if (this.running) throw new Error("this reflector is already running");
+    this.running = true;
+    try {
+      await this.runLoop(signal);
+    } finally {
+      this.running = false;
+      this.currentState = "stopped";
+    }
+  }
+
+  private async runLoop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
         await this.listAndWatch(signal);
@@ -171,7 +184,6 @@ export class Reflector<T extends MetaObject = MetaObject> {
       this.currentState = "backoff";
       if (!(await this.clock.sleep(this.backoff.next(), signal))) break;
     }
-    this.currentState = "stopped";
   }
 
   /** One cycle: a LIST, then watches until one fails. Resolves on expiry/failure of the watch, rejects on LIST errors. */

@@ -283,6 +283,11 @@ describe("Reflector", () => {
     expect(store.ops.filter((o) => o === "resync")).toHaveLength(2);
   });
 
+  it("refuses a second concurrent run", async () => {
+    const { reflector } = await startRig();
+    await expect(reflector.run(new AbortController().signal)).rejects.toThrow(/already running/);
+  });
+
   it("stopping leaves no timers and no open watches, whatever it was doing", async () => {
     const watching = await startRig({ resyncPeriodMs: 5000, watchIdleTimeoutMs: 60_000 });
     expect(watching.lw.openWatches).toBe(1);
