@@ -11,6 +11,7 @@ import { ApiError, badRequest, failure, forbidden, notFound, toApiError } from "
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
+import { isDryRunAll } from "./registry/deletion-policy.js";
 import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
@@ -334,7 +335,7 @@ export class Backend implements ApiBackend {
     opts: DeleteOptions,
   ): KubeObject {
     const isCrd = storageId(served.type) === CRD_STORAGE_ID;
-    const dryRun = (opts.dryRun ?? []).includes("All");
+    const dryRun = isDryRunAll(opts);
     if (isCrd && !dryRun) {
       this.writes.current(served, namespace, name); // 404 before any side effect
       this.crds.drop(name);

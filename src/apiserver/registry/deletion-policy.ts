@@ -18,10 +18,10 @@ export function finalizersForDeletion(
 ): string[] {
   let orphan: boolean;
   let foreground: boolean;
-  if (opts?.orphanDependents !== undefined) {
+  if (typeof opts?.orphanDependents === "boolean") {
     orphan = opts.orphanDependents;
     foreground = false;
-  } else if (opts?.propagationPolicy !== undefined) {
+  } else if (opts?.propagationPolicy) {
     orphan = opts.propagationPolicy === "Orphan";
     foreground = opts.propagationPolicy === "Foreground";
   } else {
@@ -34,4 +34,10 @@ export function finalizersForDeletion(
   if (orphan && !out.includes(ORPHAN_FINALIZER)) out.push(ORPHAN_FINALIZER);
   if (foreground && !out.includes(FOREGROUND_FINALIZER)) out.push(FOREGROUND_FINALIZER);
   return out;
+}
+
+/** Whether DeleteOptions ask for a dry run (`dryRun: ["All"]`); anything malformed is not a dry run. */
+export function isDryRunAll(opts: DeleteOptions | undefined): boolean {
+  const dryRun: unknown = opts?.dryRun;
+  return Array.isArray(dryRun) && dryRun.includes("All");
 }

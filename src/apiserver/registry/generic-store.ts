@@ -4,12 +4,12 @@ import { joinKey } from "../../meta/keys.js";
 import { FieldErrors } from "../admission/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
 import { alreadyExists, badRequest, conflict, forbidden, invalid, notFound } from "../errors.js";
-import { cloneJson, jsonEqual } from "../storage/json.js";
+import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
 import type { DeleteOptions, KubeObject, ObjectMeta, ResourceType, WriteOptions } from "../types.js";
 import { decodeBody } from "./decode-body.js";
-import { finalizersForDeletion } from "./deletion-policy.js";
+import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
 import { IMMORTAL_NAMESPACES, NamespaceStrategy, specFinalizers } from "./namespace-strategy.js";
 import { storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
@@ -256,7 +256,7 @@ export class GenericStore {
     if (finalizers.length > 0) meta.finalizers = finalizers;
     else delete meta.finalizers;
     const remaining = finalizers.length > 0 || (isNamespace && specFinalizers(next).length > 0);
-    const dryRun = (opts.dryRun ?? []).includes("All");
+    const dryRun = isDryRunAll(opts);
     if (!remaining) {
       if (dryRun) return old;
       return this.ctx.store.remove(storageId(rt), joinKey(ns, name), ns)!.version.object();
@@ -346,13 +346,43 @@ function shouldDeleteDuringUpdate(served: ServedResource, next: KubeObject): boo
   return true;
 }
 
+/**
+ * Checks DeleteOptions as decoded from a query or a JSON body: wrong JSON types are 400 (the decoder's
+ * error), an unknown propagationPolicy or both policy fields set is 422 (`ValidateDeleteOptions`).
+ */
 function validateDeleteOptions(opts: DeleteOptions): void {
+  const raw = opts as Record<string, unknown>;
+  const typed: [string, (v: unknown) => boolean][] = [
+    ["propagationPolicy", (v) => typeof v === "string"],
+    ["orphanDependents", (v) => typeof v === "boolean"],
+    ["gracePeriodSeconds", (v) => Number.isInteger(v)],
+    ["dryRun", (v) => Array.isArray(v) && v.every((x) => typeof x === "string")],
+    [
+      "preconditions",
+      (v) =>
+        isJsonObject(v) &&
+        (v.uid === undefined || typeof v.uid === "string") &&
+        (v.resourceVersion === undefined || typeof v.resourceVersion === "string"),
+    ],
+  ];
+  for (const [field, ok] of typed) {
+    if (raw[field] !== undefined && raw[field] !== null && !ok(raw[field])) {
+      throw badRequest(
+        `DeleteOptions in version "v1" cannot be handled as a DeleteOptions: invalid ${field}`,
+      );
+    }
+  }
   const errs = new FieldErrors();
   const policy = opts.propagationPolicy;
-  if (policy !== undefined && !["Background", "Foreground", "Orphan"].includes(policy)) {
+  if (policy !== undefined && policy !== null && !["Background", "Foreground", "Orphan"].includes(policy)) {
     errs.notSupported("propagationPolicy", policy, ["Foreground", "Background", "Orphan", "nil"]);
   }
-  if (policy !== undefined && opts.orphanDependents !== undefined) {
+  if (
+    policy !== undefined &&
+    policy !== null &&
+    opts.orphanDependents !== undefined &&
+    opts.orphanDependents !== null
+  ) {
     errs.invalid(
       "orphanDependents",
       opts.orphanDependents,
