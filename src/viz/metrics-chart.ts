@@ -1,24 +1,46 @@
 import type { RequestCount } from "../apiserver/instruments/metrics.js";
 import { xyChart } from "./xychart.js";
 
-/** The label of one request row: `LIST configmaps` (plus ` 404` when the code is not a 2xx). */
-export function requestLabel(row: Pick<RequestCount, "verb" | "resource" | "code">): string {
+/** How {@link requestBarChart} groups request rows into bars. */
+export type RequestGrouping = "verb" | "verb-resource";
+
+/**
+ * The bar label of one request row: `list configmaps` (or just `list` when grouping by verb), plus the code
+ * when it is not a 2xx (`get configmaps 404`), so failures never hide inside a success bar.
+ */
+export function requestLabel(
+  row: Pick<RequestCount, "verb" | "resource" | "code">,
+  by: RequestGrouping = "verb-resource",
+): string {
   const ok = row.code >= 200 && row.code < 300;
-  return `${row.verb} ${row.resource}${ok ? "" : ` ${row.code}`}`;
+  const what = by === "verb" ? row.verb : `${row.verb} ${row.resource}`;
+  return `${what}${ok ? "" : ` ${row.code}`}`;
+}
+
+/** Options of {@link requestBarChart}. */
+export interface RequestBarChartOptions {
+  title?: string;
+  /** One bar per verb, or per verb and resource (default). */
+  by?: RequestGrouping;
 }
 
 /**
- * A horizontal bar chart of API requests by verb, resource and code, from the embedded server's
- * `instruments.metrics.snapshot().requests` (the teaching view of kube-apiserver's
- * `apiserver_request_total`). Rows with the same label are summed; the biggest come first.
+ * A horizontal bar chart of API requests, from the embedded server's `instruments.metrics.snapshot().requests`
+ * (the teaching view of kube-apiserver's `apiserver_request_total`). Rows with the same label are summed; the
+ * biggest come first.
  */
-export function requestBarChart(requests: readonly RequestCount[], title = "API requests"): string {
+export function requestBarChart(
+  requests: readonly RequestCount[],
+  options: RequestBarChartOptions = {},
+): string {
+  const by = options.by ?? "verb-resource";
   const totals = new Map<string, number>();
-  for (const row of requests) totals.set(requestLabel(row), (totals.get(requestLabel(row)) ?? 0) + row.count);
+  for (const row of requests)
+    totals.set(requestLabel(row, by), (totals.get(requestLabel(row, by)) ?? 0) + row.count);
   const rows = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (rows.length === 0) rows.push(["(no requests)", 0]);
   return xyChart({
-    title,
+    title: options.title ?? "API requests",
     horizontal: true,
     height: 120 + 40 * rows.length,
     x: rows.map(([label]) => label),

@@ -100,12 +100,15 @@ describe("requestBarChart", () => {
       { verb: "GET", resource: "configmaps", code: 200, count: 2 },
       { verb: "GET", resource: "configmaps", code: 404, count: 1 },
     ];
-    const src = requestBarChart(rows, "after the informer synced");
+    const src = requestBarChart(rows, { title: "after the informer synced" });
     expect(src).toContain('x-axis ["LIST configmaps", "GET configmaps", "GET configmaps 404"]');
     expect(src).toContain("bar [4, 3, 1]");
     expect(src).toContain('y-axis "requests" 0 --> 4');
     expect(src).toContain('title "after the informer synced"');
     expect(requestLabel({ verb: "WATCH", resource: "pods", code: 200 })).toBe("WATCH pods");
+    const byVerb = requestBarChart(rows, { by: "verb" });
+    expect(byVerb).toContain('x-axis ["LIST", "GET", "GET 404"]');
+    expect(byVerb).toContain("bar [4, 3, 1]");
   });
 
   it("draws an explicit empty bar when there were no requests", () => {
