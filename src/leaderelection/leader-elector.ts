@@ -230,15 +230,9 @@ export class LeaderElector {
         acquireTime: observed.acquireTime,
         leaderTransitions: observed.leaderTransitions,
       };
-      try {
-        await lock.update(renewed);
-        if (signal.aborted) return false;
-        this.setObservedRecord(renewed);
-        return true;
-      } catch {
-        if (signal.aborted) return false;
-        // e.g. 409: someone else wrote; fall through to the slow path.
-      }
+      if (await this.write(() => lock.update(renewed), renewed, signal)) return true;
+      if (signal.aborted) return false;
+      // e.g. 409: someone else wrote; fall through to the slow path.
     }
 
     // 2. Slow path: read the lock; create it if it does not exist.
@@ -249,16 +243,7 @@ export class LeaderElector {
       return false;
     }
     if (signal.aborted) return false;
-    if (!current) {
-      try {
-        await lock.create(desired);
-      } catch {
-        return false;
-      }
-      if (signal.aborted) return false;
-      this.setObservedRecord(desired);
-      return true;
-    }
+    if (!current) return this.write(() => lock.create(desired), desired, signal);
 
     // 3. Restart the local expiry timer whenever the raw record changed since we last looked.
     if (current.raw !== this.observedRaw) this.setObservedRecord(current.record, current.raw);
@@ -269,13 +254,22 @@ export class LeaderElector {
     const next: LeaderElectionRecord = this.isHolder(old)
       ? { ...desired, acquireTime: old.acquireTime, leaderTransitions: old.leaderTransitions }
       : { ...desired, leaderTransitions: old.leaderTransitions + 1 };
+    return this.write(() => lock.update(next), next, signal);
+  }
+
+  /** One write of `record`; on success, unless `signal` aborted meanwhile, it becomes the observed record. */
+  private async write(
+    op: () => Promise<void>,
+    record: LeaderElectionRecord,
+    signal: AbortSignal,
+  ): Promise<boolean> {
     try {
-      await lock.update(next);
+      await op();
     } catch {
       return false;
     }
     if (signal.aborted) return false;
-    this.setObservedRecord(next);
+    this.setObservedRecord(record);
     return true;
   }
 
