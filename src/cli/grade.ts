@@ -84,6 +84,7 @@ export async function gradeLab(lab: string, dir: string, gradersDir: string): Pr
   return runChecks(title, checks);
 }
 
+/** Grades the selected labs and prints their reports; resolves 0 when every requirement is met. */
 export async function run(args: string[]): Promise<number> {
   const parsed = parseGradeArgs(args);
   const labs = listLabs(parsed.labsDir).filter((l) => !parsed.filter || l.includes(parsed.filter));

@@ -19,6 +19,7 @@ export function labArgs(
   return ["lab", `--ServerApp.root_dir=${paths.notebooks}`, ...(isRoot ? ["--allow-root"] : []), ...extra];
 }
 
+/** Runs JupyterLab in the foreground until it exits (Ctrl-C); resolves with its exit code. */
 export async function run(args: string[]): Promise<number> {
   const paths = workbookPaths();
   if (!notebooksReady(paths, "workbook lab: JupyterLab cannot start yet")) return 1;

@@ -51,6 +51,7 @@ export function listNotebooks(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
+/** Runs the notebooks (see the module comment); resolves with the exit code: 0 all clean, 1 otherwise. */
 export async function run(args: string[]): Promise<number> {
   const paths = workbookPaths();
   if (!notebooksReady(paths, "workbook notebooks: cannot run notebooks yet")) return 1;

@@ -5,5 +5,5 @@
 export * from "./check.js";
 export * from "./consistently.js";
 export * from "./eventually.js";
-export * from "./poll.js";
+export { type Attempt, attempt, type Condition, type PollOptions } from "./poll.js";
 export * from "./report.js";

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { LoadHook, ResolveHook } from "node:module";
 import { fileURLToPath } from "node:url";
 
+/** Resolve hook: `./x.js` falls back to `./x.ts` when only the TypeScript source exists. */
 export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   try {
     return await nextResolve(specifier, context);
@@ -25,6 +26,7 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   }
 };
 
+/** Load hook: transpiles `.ts` files to ES modules (no type checking). */
 export const load: LoadHook = async (url, context, nextLoad) => {
   if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
   const ts = (await import("typescript")).default;
