@@ -1,30 +1,13 @@
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Cluster as WorkbookCluster } from "../../src/cluster/index.js";
-import {
-  cleanupNamespaces,
-  collect,
-  eventually,
-  failure,
-  faultsOf,
-  freshNamespace,
-  mergePatch,
-  startSuiteCluster,
-} from "./support.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { collect, eventually, failure, faultsOf, mergePatch, useSuiteCluster } from "./support.js";
 
-let cluster: WorkbookCluster;
+const suite = useSuiteCluster();
 let api: CoreV1Api;
-const namespaces: string[] = [];
-
-beforeAll(async () => {
-  cluster = await startSuiteCluster();
-  api = cluster.kubeConfig.makeApiClient(CoreV1Api);
+beforeAll(() => {
+  api = suite.kubeConfig.makeApiClient(CoreV1Api);
 });
-afterAll(async () => {
-  if (!cluster) return;
-  await cleanupNamespaces(cluster.kubeConfig, namespaces);
-  await cluster.stop();
-});
+const ns = (prefix: string) => suite.namespace(prefix);
 
 function cm(
   name: string,
@@ -33,8 +16,6 @@ function cm(
 ): V1ConfigMap {
   return { metadata: { name, labels }, data };
 }
-
-const ns = (prefix: string) => freshNamespace(cluster.kubeConfig, prefix, namespaces);
 
 describe("resourceVersion, list and watch", () => {
   it("hands out a new resourceVersion on every write and lists at a version not older than the writes", async () => {
@@ -56,7 +37,7 @@ describe("resourceVersion, list and watch", () => {
     const namespace = await ns("watch");
     await api.createNamespacedConfigMap({ namespace, body: cm("before") });
     const list = await api.listNamespacedConfigMap({ namespace });
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       resourceVersion: list.metadata?.resourceVersion ?? "",
     });
     try {
@@ -84,7 +65,7 @@ describe("resourceVersion, list and watch", () => {
     const namespace = await ns("initial");
     await api.createNamespacedConfigMap({ namespace, body: cm("x") });
     await api.createNamespacedConfigMap({ namespace, body: cm("y") });
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {});
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {});
     try {
       await eventually(() => w.events.length >= 2, 10_000, "initial events");
       expect(w.events.map((e) => e.type)).toEqual(["ADDED", "ADDED"]);
@@ -95,7 +76,7 @@ describe("resourceVersion, list and watch", () => {
   });
 
   it("resuming a watch from a compacted resourceVersion gets a 410 Expired ERROR event", async (ctx) => {
-    const faults = faultsOf(cluster);
+    const faults = faultsOf(suite.cluster);
     if (!faults) {
       ctx.skip(
         true,
@@ -107,7 +88,7 @@ describe("resourceVersion, list and watch", () => {
     const first = await api.createNamespacedConfigMap({ namespace, body: cm("old") });
     await api.patchNamespacedConfigMap({ name: "old", namespace, body: { data: { v: "2" } } }, mergePatch);
     faults.compactHistory();
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       resourceVersion: first.metadata?.resourceVersion ?? "",
     });
     await w.ended;
@@ -121,7 +102,7 @@ describe("bookmarks", () => {
   it("sendInitialEvents ends the initial ADDED events with a BOOKMARK annotated k8s.io/initial-events-end", async (ctx) => {
     const namespace = await ns("bookmark");
     await api.createNamespacedConfigMap({ namespace, body: cm("one") });
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       sendInitialEvents: true,
       resourceVersionMatch: "NotOlderThan",
       allowWatchBookmarks: true,
@@ -181,7 +162,7 @@ describe("label and field selectors", () => {
 
   it("a label-selected watch only sees matching objects", async () => {
     const namespace = await ns("selwatch");
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       labelSelector: "app=web",
       resourceVersion: (await api.listNamespacedConfigMap({ namespace })).metadata?.resourceVersion ?? "",
     });
@@ -225,7 +206,7 @@ describe("pagination", () => {
   });
 
   it("a continue token from a compacted snapshot fails with 410 Expired", async (ctx) => {
-    const faults = faultsOf(cluster);
+    const faults = faultsOf(suite.cluster);
     if (!faults) {
       ctx.skip(true, "needs instruments.faults.compactHistory() to expire the snapshot on demand");
       return;

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, Watch } from "@kubernetes/client-node";
+import { afterAll, beforeAll } from "vitest";
 import { type Cluster, startCluster } from "../../src/cluster/index.js";
 
 /** The fields of a Kubernetes Status the scenarios assert on. */
@@ -26,6 +27,41 @@ export interface Status {
 /** Starts the cluster for one test file. */
 export function startSuiteCluster(): Promise<Cluster> {
   return startCluster({});
+}
+
+/** One test file's cluster: started before its tests, its namespaces deleted and the cluster stopped after. */
+export interface SuiteCluster {
+  readonly cluster: Cluster;
+  readonly kubeConfig: KubeConfig;
+  /** A fresh namespace for one test (deleted after the file). */
+  namespace(prefix: string): Promise<string>;
+}
+
+/** Registers beforeAll/afterAll hooks that start and stop the file's cluster. */
+export function useSuiteCluster(): SuiteCluster {
+  let cluster: Cluster | undefined;
+  const created: string[] = [];
+  beforeAll(async () => {
+    cluster = await startSuiteCluster();
+  });
+  afterAll(async () => {
+    if (!cluster) return;
+    await cleanupNamespaces(cluster.kubeConfig, created);
+    await cluster.stop();
+  });
+  const get = (): Cluster => {
+    if (!cluster) throw new Error("the suite cluster is not started (use it inside tests or hooks)");
+    return cluster;
+  };
+  return {
+    get cluster() {
+      return get();
+    },
+    get kubeConfig() {
+      return get().kubeConfig;
+    },
+    namespace: (prefix) => freshNamespace(get().kubeConfig, prefix, created),
+  };
 }
 
 /** A unique namespace for one test: created now, deleted (best effort) by {@link cleanupNamespaces}. */

@@ -1,32 +1,13 @@
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Cluster } from "../../src/cluster/index.js";
-import {
-  cleanupNamespaces,
-  collect,
-  eventually,
-  failure,
-  freshNamespace,
-  jsonPatch,
-  mergePatch,
-  startSuiteCluster,
-} from "./support.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { collect, eventually, failure, jsonPatch, mergePatch, useSuiteCluster } from "./support.js";
 
-let cluster: Cluster;
+const suite = useSuiteCluster();
 let api: CoreV1Api;
-const namespaces: string[] = [];
-
-beforeAll(async () => {
-  cluster = await startSuiteCluster();
-  api = cluster.kubeConfig.makeApiClient(CoreV1Api);
+beforeAll(() => {
+  api = suite.kubeConfig.makeApiClient(CoreV1Api);
 });
-afterAll(async () => {
-  if (!cluster) return;
-  await cleanupNamespaces(cluster.kubeConfig, namespaces);
-  await cluster.stop();
-});
-
-const ns = (prefix: string) => freshNamespace(cluster.kubeConfig, prefix, namespaces);
+const ns = (prefix: string) => suite.namespace(prefix);
 const HOLD = "workbook.example.com/hold";
 
 function cm(name: string, extra: Partial<NonNullable<V1ConfigMap["metadata"]>> = {}): V1ConfigMap {
@@ -129,7 +110,7 @@ describe("propagation policies", () => {
       namespace,
       body: cm("owner", { finalizers: [HOLD] }),
     });
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       resourceVersion: created.metadata?.resourceVersion ?? "",
     });
     try {
@@ -192,7 +173,7 @@ describe("propagation policies", () => {
   it("Foreground: a blocking dependent is deleted before its owner", async () => {
     const namespace = await ns("gcfg");
     const { owner } = await ownerAndChild(namespace, true);
-    const w = await collect(cluster.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
+    const w = await collect(suite.kubeConfig, `/api/v1/namespaces/${namespace}/configmaps`, {
       resourceVersion: owner.metadata?.resourceVersion ?? "",
     });
     try {

@@ -11,18 +11,7 @@ import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackend } from "../../src/apiserver/backend.js";
 import { EmbeddedApiServer } from "../../src/apiserver/server.js";
-
-/** mulberry32: a tiny seeded PRNG, so a failing run can be replayed with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../src/leaderelection/jitter.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
 const REQUESTS = 3000;
@@ -37,7 +26,7 @@ interface Answer {
 describe(`apiserver fuzz (seed ${SEED})`, () => {
   let server: EmbeddedApiServer;
   let agent: https.Agent;
-  const random = prng(SEED);
+  const random = seededRandom(SEED);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const int = (n: number) => Math.floor(random() * n);
 

@@ -64,39 +64,18 @@ export function resolveResource(backend: ApiBackend, info: ResourceRequestInfo):
   return rt;
 }
 
-function groupVersion(rt: ResourceType): string {
-  return rt.group ? `${rt.group}/${rt.version}` : rt.version;
-}
-
 /**
- * Checks a create/update body against the endpoint, as kube-apiserver's decoder does with the endpoint's
- * GVK as default: missing apiVersion/kind are filled in, different ones are a 400; a namespace or name that
- * contradicts the URL is a 400 too. Returns a shallow copy with type meta set.
+ * Checks a create/update body against the URL: it must be a JSON object whose namespace and name (when
+ * present) agree with the path, else 400 (kube-apiserver's "does not match the namespace/name on the URL").
+ * Type meta (apiVersion/kind: checked, and filled in when absent) is the backend's decoder's job.
  */
-export function checkBodyAgainstPath(body: unknown, rt: ResourceType, info: ResourceRequestInfo): KubeObject {
+export function checkBodyAgainstPath(body: unknown, info: ResourceRequestInfo): KubeObject {
   const obj = requireObject(body);
-  const gv = groupVersion(rt);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== gv) {
-    throw badRequest(
-      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${gv})`,
-    );
-  }
-  if (obj.kind !== undefined && obj.kind !== rt.kind) {
-    throw badRequest(
-      `the object provided is unrecognized (must be of type ${rt.kind}): kind ${String(obj.kind)}`,
-    );
-  }
   const meta = obj.metadata;
-  if (meta !== undefined && meta !== null && (typeof meta !== "object" || Array.isArray(meta))) {
-    throw badRequest("metadata must be a JSON object");
-  }
-  const m = (meta ?? {}) as Record<string, unknown>;
-  if (
-    info.namespace !== undefined &&
-    m.namespace !== undefined &&
-    m.namespace !== "" &&
-    m.namespace !== info.namespace
-  ) {
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return obj as KubeObject;
+  const m = meta as Record<string, unknown>;
+  const ns = m.namespace;
+  if (info.namespace !== undefined && ns !== undefined && ns !== "" && ns !== info.namespace) {
     throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   if (info.name !== undefined && m.name !== undefined && m.name !== info.name) {
@@ -104,7 +83,7 @@ export function checkBodyAgainstPath(body: unknown, rt: ResourceType, info: Reso
       `the name of the object (${String(m.name)}) does not match the name on the URL (${info.name})`,
     );
   }
-  return { ...obj, apiVersion: gv, kind: rt.kind } as KubeObject;
+  return obj as KubeObject;
 }
 
 /** True when a DELETE removed the object (no finalizers keep it). */
@@ -159,14 +138,14 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     case "create": {
       const opts = writeOptionsFrom(query);
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), rt, info);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), info);
       reply.json(201, backend.create(rt, ns, obj, opts));
       return;
     }
     case "update": {
       const opts = writeOptionsFrom(query, info.subresource);
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), rt, info);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), info);
       reply.json(200, backend.update(rt, ns, name, obj, opts));
       return;
     }
