@@ -1,5 +1,6 @@
 /** Test helpers: start an EmbeddedApiServer and talk to it with raw node:https (no client library). */
 import https from "node:https";
+import { afterEach } from "vitest";
 import { createBackend } from "../../../src/apiserver/backend.js";
 import { EmbeddedApiServer, type EmbeddedApiServerOptions } from "../../../src/apiserver/server.js";
 
@@ -15,6 +16,19 @@ export interface RawRequest {
   headers?: Record<string, string>;
   /** Token to send; `null` sends none. Default: the server's token. */
   token?: string | null;
+}
+
+/** Per-test servers: returns a starter; every server it started is stopped after each test. */
+export function serverPerTest(): typeof startServer {
+  const started: EmbeddedApiServer[] = [];
+  afterEach(async () => {
+    for (const s of started.splice(0)) await s.stop();
+  });
+  return async (opts, namespaces) => {
+    const server = await startServer(opts, namespaces);
+    started.push(server);
+    return server;
+  };
 }
 
 /** Starts a server over a fresh backend and creates `namespaces` in it. */

@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/fake-clock.js";
-import { cm, openWatch, request, startServer, until } from "./helpers.js";
+import { cm, openWatch, request, serverPerTest, until } from "./helpers.js";
 
 const CMS = "/api/v1/namespaces/i/configmaps";
 
 describe("instruments", () => {
-  let server: EmbeddedApiServer | undefined;
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-  });
+  const start = serverPerTest();
 
   it("counts requests per verb, resource and code, and bytes sent", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     const m = s.instruments!.metrics;
     m.reset(); // forget the setup requests
     await request(s, "POST", CMS, { body: cm("a") });
@@ -34,8 +28,7 @@ describe("instruments", () => {
   });
 
   it("tracks open watches and watch events", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     const m = s.instruments!.metrics;
     const w1 = openWatch(s, `${CMS}?watch=true`);
     const w2 = openWatch(s, `${CMS}?watch=true`);
@@ -52,8 +45,7 @@ describe("instruments", () => {
   });
 
   it("failNext fails the next N matching requests with a proper Status, then recovers", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     s.instruments!.faults.failNext("list", 2, 503, "configmaps");
     expect((await request(s, "GET", `${CMS}/none`)).status).toBe(404); // a get: not matched
     const first = await request(s, "GET", CMS);
@@ -69,8 +61,7 @@ describe("instruments", () => {
 
   it("latency delays requests on the server's clock", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock }, ["i"]);
-    const s = server;
+    const s = await start({ clock }, ["i"]);
     s.instruments!.faults.latency(5000, "list");
     let done = false;
     const pending = request(s, "GET", CMS).then((r) => {
@@ -90,8 +81,7 @@ describe("instruments", () => {
   });
 
   it("dropWatches closes every open watch now", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     const w1 = openWatch(s, `${CMS}?watch=true`);
     const w2 = openWatch(s, `/api/v1/namespaces?watch=true`);
     await Promise.all([w1.head, w2.head]);
@@ -101,8 +91,7 @@ describe("instruments", () => {
   });
 
   it("dropWatchesEvery(n) ends each watch after n events", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     s.instruments!.faults.dropWatchesEvery(2);
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
@@ -112,8 +101,7 @@ describe("instruments", () => {
   });
 
   it("compactHistory makes a resume from an old resourceVersion fail with 410 Expired in the stream", async () => {
-    server = await startServer({}, ["i"]);
-    const s = server;
+    const s = await start({}, ["i"]);
     const created = await request(s, "POST", CMS, { body: cm("old") });
     const rv = created.json.metadata.resourceVersion;
     await request(s, "PUT", `${CMS}/old`, { body: cm("old", { v: "2" }) });

@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/fake-clock.js";
-import { cm, openWatch, request, startServer, until } from "./helpers.js";
+import { cm, openWatch, request, serverPerTest, until } from "./helpers.js";
 
 const CMS = "/api/v1/namespaces/w/configmaps";
 
 describe("watch streaming", () => {
-  let server: EmbeddedApiServer | undefined;
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-  });
+  const start = serverPerTest();
 
   it("streams one JSON event per line with Content-Type application/json", async () => {
-    server = await startServer({}, ["w"]);
-    const s = server;
+    const s = await start({}, ["w"]);
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
     expect(w.status).toBe(200);
@@ -29,8 +23,7 @@ describe("watch streaming", () => {
   });
 
   it("supports the legacy /watch/ path", async () => {
-    server = await startServer({}, ["w"]);
-    const s = server;
+    const s = await start({}, ["w"]);
     const w = openWatch(s, "/api/v1/watch/namespaces/w/configmaps");
     await w.head;
     await request(s, "POST", CMS, { body: cm("legacy") });
@@ -41,8 +34,7 @@ describe("watch streaming", () => {
 
   it("ends the stream after timeoutSeconds on the server's clock", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock }, ["w"]);
-    const s = server;
+    const s = await start({ clock }, ["w"]);
     const w = openWatch(s, `${CMS}?watch=1&timeoutSeconds=60`);
     await w.head;
     await clock.advance(59_000);
@@ -56,8 +48,7 @@ describe("watch streaming", () => {
 
   it("defaults the timeout to 1800 s x U[1,2) like kube-apiserver", async () => {
     const clock = new FakeClock();
-    server = await startServer({ clock, random: () => 0.5 }, ["w"]);
-    const s = server;
+    const s = await start({ clock, random: () => 0.5 }, ["w"]);
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
     await clock.advance(2699_000);
@@ -69,8 +60,7 @@ describe("watch streaming", () => {
   });
 
   it("stops the backend watch when the client disconnects", async () => {
-    server = await startServer({}, ["w"]);
-    const s = server;
+    const s = await start({}, ["w"]);
     const w = openWatch(s, `${CMS}?watch=true`);
     await w.head;
     expect(s.openWatches).toBe(1);
@@ -81,8 +71,7 @@ describe("watch streaming", () => {
   });
 
   it("closes a client that does not read instead of buffering without bound", async () => {
-    server = await startServer({ maxWatchBufferedBytes: 64 * 1024 }, ["w"]);
-    const s = server;
+    const s = await start({ maxWatchBufferedBytes: 64 * 1024 }, ["w"]);
     const https = await import("node:https");
     const url = new URL(s.url);
     let received = 0;
