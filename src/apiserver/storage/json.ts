@@ -14,10 +14,56 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A deep copy holding only JSON data; `undefined`, functions and prototypes are dropped. */
+/**
+ * A deep copy holding only JSON data, with exactly `JSON.parse(JSON.stringify(value))` semantics (undefined
+ * and functions dropped, non-finite numbers become null, `toJSON` honoured, BigInt and cycles throw a
+ * TypeError), but without serializing: strings are shared, not copied, which makes it several times cheaper
+ * for objects carrying large values. Every key is written as an own data property, so `__proto__` stays data.
+ */
 export function cloneJson<T>(value: T): T {
-  if (value === undefined) return value;
-  return JSON.parse(JSON.stringify(value)) as T;
+  return copy(value, "", []) as T;
+}
+
+function copy(value: unknown, key: string, ancestors: object[]): unknown {
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  ) {
+    value = (value as { toJSON(k: string): unknown }).toJSON(key);
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) value = value.valueOf();
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value + 0 : null; // + 0 turns -0 into 0, as JSON does
+    case "bigint":
+      throw new TypeError("Do not know how to serialize a BigInt");
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  if (ancestors.includes(value)) throw new TypeError("Converting circular structure to JSON");
+  ancestors.push(value);
+  let out: unknown;
+  if (Array.isArray(value)) {
+    const arr: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) arr[i] = copy(value[i], String(i), ancestors) ?? null;
+    out = arr;
+  } else {
+    const obj: JsonObject = {};
+    for (const k of Object.keys(value)) {
+      const v = copy((value as JsonObject)[k], k, ancestors);
+      if (v !== undefined) setOwn(obj, k, v);
+    }
+    out = obj;
+  }
+  ancestors.pop();
+  return out;
 }
 
 /** Sets an own, enumerable property even when the key is `__proto__` (plain assignment would change the prototype). */
