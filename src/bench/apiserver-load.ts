@@ -2,6 +2,8 @@
  * The load side of the API server benchmark, run in a worker thread so the clients' TLS and parsing do not
  * share an event loop with the server they measure. Two jobs, chosen by `workerData.job`:
  * - `creates`: `count` ConfigMap creates from `clients` concurrent keep-alive connections; posts creates/s;
+ * - `list`: `lists` sequential LISTs of the namespace's ConfigMaps over one keep-alive connection (the server
+ *   times them; the worker only reads the bytes);
  * - `watch`: opens `watchers` watch streams, posts `ready`, then records now - `data.sent` for every event
  *   line until `expected` arrived (or `stop`); posts the latency percentiles.
  */
@@ -11,7 +13,7 @@ import { parentPort, workerData } from "node:worker_threads";
 
 /** What the benchmark passes to the worker. */
 export interface LoadJob {
-  job: "creates" | "watch";
+  job: "creates" | "watch" | "list";
   url: string;
   token: string;
   caPem: string;
@@ -21,6 +23,8 @@ export interface LoadJob {
   clients?: number;
   /** creates: the `data` of each ConfigMap. */
   data?: Record<string, string>;
+  /** list: how many sequential LISTs of the namespace's ConfigMaps. */
+  lists?: number;
   /** watch: how many streams and how many deliveries to wait for. */
   watchers?: number;
   expected?: number;
@@ -30,6 +34,7 @@ export interface LoadJob {
 export type LoadResult =
   | { kind: "ready" }
   | { kind: "creates"; perSecond: number }
+  | { kind: "list"; bytes: number }
   | { kind: "watch"; delivered: number; p50: number; p99: number; max: number }
   | { kind: "error"; message: string };
 
@@ -148,9 +153,45 @@ async function watch(job: LoadJob): Promise<LoadResult> {
   };
 }
 
+async function lists(job: LoadJob): Promise<LoadResult> {
+  const url = new URL(job.url);
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+  let bytes = 0;
+  try {
+    for (let i = 0; i < (job.lists ?? 1); i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = https.get(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `/api/v1/namespaces/${job.namespace}/configmaps`,
+            headers: { authorization: `Bearer ${job.token}` },
+            ca: job.caPem,
+            agent,
+          },
+          (res) => {
+            res.on("data", (c: Buffer) => {
+              bytes += c.length;
+            });
+            res.on("end", () =>
+              res.statusCode === 200 ? resolve() : reject(new Error(`list: HTTP ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on("error", reject);
+      });
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { kind: "list", bytes };
+}
+
+const JOBS = { creates, watch, list: lists } as const;
+
 if (parentPort && workerData) {
   const job = workerData as LoadJob;
-  (job.job === "creates" ? creates(job) : watch(job)).then(
+  JOBS[job.job](job).then(
     (r) => {
       parentPort?.postMessage(r);
       parentPort?.close();
