@@ -186,6 +186,29 @@ describe("LeaderElector", () => {
     await a.done; // a lost leader's run ends
   });
 
+  it("measures renewDeadline from when the last good renewal was sent, so a slow answer cannot stretch it", async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryLeaseStore();
+    const a = start(store, clock, "a");
+    await clock.advance(0);
+    const b = start(store, clock, "b", {}, 11);
+    await clock.advance(4_000);
+    // The renewal sent at 6 s lands at once, but its answer takes 4.5 s; then the link dies.
+    const delays = [0, 4_500];
+    a.link.latency = () => delays.shift() ?? 0;
+    await clock.advance(2_000 + 4_500);
+    expect(seconds(clock)).toBe(10.5);
+    a.link.setMode("fail");
+    await clock.advance(5_499);
+    expect(a.elector.isLeader()).toBe(true);
+    await clock.advance(1); // 16 s = 6 s (sent) + renewDeadline; client-go's window would run to 22.5 s
+    expect(a.elector.isLeader()).toBe(false);
+    await clock.advance(30_000);
+    expect(b.elector.isLeader()).toBe(true);
+    const started = Number(b.log.find((l) => l.startsWith("started@"))!.slice(8, -1));
+    expect(started).toBeGreaterThanOrEqual(6 + 15); // b waited a full lease after a's last write
+  });
+
   it("stops at renewDeadline even when the renewal call hangs and never answers", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
