@@ -7,6 +7,7 @@
  * `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its timeout).
  */
 import { type Clock, realClock } from "../clock/clock.js";
+import { FieldErrors } from "./admission/field-errors.js";
 import { ApiError, badRequest, failure, forbidden, notFound, toApiError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
@@ -138,6 +139,7 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const ns = scopeOrAll(rt, namespace);
       const match = this.predicate(rt, opts);
+      validateWatchOptions(opts);
       const rv = parseResourceVersion(opts.resourceVersion);
       const current = this.store.revision;
       if (rv > current) throw tooLargeResourceVersion(rv, current);
@@ -367,6 +369,26 @@ export class Backend implements ApiBackend {
 /** Creates the embedded API server's backend. */
 export function createBackend(options: BackendOptions = {}): Backend {
   return new Backend(options);
+}
+
+/**
+ * `ValidateListOptions` for a watch: `sendInitialEvents` needs `resourceVersionMatch=NotOlderThan`, and
+ * `resourceVersionMatch` needs `sendInitialEvents` (422 Invalid ListOptions).
+ */
+function validateWatchOptions(opts: WatchOptions): void {
+  const errs = new FieldErrors();
+  if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== "NotOlderThan") {
+    errs.forbidden(
+      "resourceVersionMatch",
+      "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+    );
+  } else if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
+    errs.forbidden(
+      "resourceVersionMatch",
+      "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+    );
+  }
+  errs.throwIfAny("ListOptions", "meta.k8s.io", "");
 }
 
 /** Runs `fn`, turning anything that is not an ApiError into 500 InternalError. */

@@ -194,6 +194,23 @@ describe("backend watch", () => {
     expect(sink.events.map((e) => e.type)).toEqual(["ADDED", "BOOKMARK", "BOOKMARK"]);
   });
 
+  it("validates sendInitialEvents and resourceVersionMatch together (422 ListOptions)", () => {
+    const { backend, cm } = setup();
+    const lone = apiError(() => backend.watch(cm, "default", { sendInitialEvents: true }, recorder()));
+    expect(lone.code).toBe(422);
+    expect(lone.status.details?.causes?.[0]?.message).toBe(
+      "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+    );
+    expect(
+      apiError(() => backend.watch(cm, "default", { resourceVersionMatch: "NotOlderThan" }, recorder())).code,
+    ).toBe(422);
+    const off = recorder();
+    backend.create(cm, "default", configMap("a"));
+    backend.watch(cm, "default", { sendInitialEvents: false, resourceVersionMatch: "NotOlderThan" }, off);
+    backend.create(cm, "default", configMap("b"));
+    expect(off.events.map((e) => e.object.metadata?.name)).toEqual(["b"]);
+  });
+
   it("stop() ends delivery and is idempotent; a throwing sink is dropped without breaking writes", () => {
     const { backend, cm } = setup();
     const sink = recorder();
