@@ -6,6 +6,9 @@
 import type { ServerResponse } from "node:http";
 import { type ApiError, toApiError } from "../errors.js";
 
+/** Bodies shorter than this (in UTF-16 units) are written as strings, longer ones as a Buffer. */
+const SMALL_BODY = 64 * 1024;
+
 /** One response in progress: what was sent, for the request log and metrics. */
 export class Reply {
   /** HTTP status code sent (0 until headers are written). */
@@ -23,16 +26,20 @@ export class Reply {
   /** Sends a JSON body (`body` may be pre-serialized) and ends the response. */
   json(code: number, body: unknown): void {
     const text = typeof body === "string" ? body : JSON.stringify(body);
-    const buf = Buffer.from(text, "utf8");
+    // Small bodies go out as a string: node then sends headers and body in one write (one TLS record). Large
+    // ones (LISTs) as one Buffer, which measured faster than handing node a 12 MB string.
+    const small = text.length < SMALL_BODY;
+    const payload = small ? text : Buffer.from(text, "utf8");
+    const length = small ? Buffer.byteLength(text, "utf8") : (payload as Buffer).length;
     this.code = code;
-    this.bytes += buf.length;
+    this.bytes += length;
     if (this.res.destroyed) return;
     this.res.writeHead(code, {
       "Content-Type": "application/json",
-      "Content-Length": buf.length,
+      "Content-Length": length,
       "Cache-Control": "no-cache, private",
     });
-    this.res.end(buf);
+    this.res.end(payload);
   }
 
   /** Sends any error as a `Status` body with its code (unknown errors become 500 InternalError). */
