@@ -24,6 +24,7 @@ import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
 import { Result } from "../../controller/result.js";
 import { DynamicClient, discoverResources, ResourceMapper } from "../discovery.js";
+import { untilAborted } from "../lifecycle.js";
 import {
   type LiveObject,
   ObjectAccess,
@@ -128,6 +129,15 @@ export class GarbageCollector {
     this.deleter.start();
     this.orphaner.start();
     this.loop = this.discoveryLoop(this.stopSignal.signal);
+  }
+
+  /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    await untilAborted(
+      signal,
+      () => this.start(),
+      () => this.stop(),
+    );
   }
 
   /** Stops workers, monitors and the discovery loop. Idempotent. */

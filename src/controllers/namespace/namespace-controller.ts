@@ -22,6 +22,7 @@ import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
 import { Result } from "../../controller/result.js";
 import { DynamicClient, discoverResources, supports } from "../discovery.js";
+import { untilAborted } from "../lifecycle.js";
 import { isNotFound, type LiveObject } from "../object-access.js";
 
 /** The spec finalizer this controller owns (`v1.FinalizerKubernetes`). */
@@ -88,6 +89,15 @@ export class NamespaceController {
     this.started = true;
     this.informer.start();
     this.controller.start();
+  }
+
+  /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    await untilAborted(
+      signal,
+      () => this.start(),
+      () => this.stop(),
+    );
   }
 
   /** Stops workers and informer. Idempotent. */

@@ -44,4 +44,15 @@ describe("control-plane controllers stop cleanly", () => {
     await nc.stop();
     expect(await eventually(() => openWatches() === 0)).toBe(true);
   });
+
+  it("run(signal) starts both and settles after the signal aborts, with nothing left open", async () => {
+    const controller = new AbortController();
+    const gc = new GarbageCollector({ kubeConfig: cluster.kubeConfig });
+    const nc = new NamespaceController({ kubeConfig: cluster.kubeConfig });
+    const runs = Promise.all([gc.run(controller.signal), nc.run(controller.signal)]);
+    expect(await eventually(() => openWatches() > 1)).toBe(true);
+    controller.abort();
+    await runs;
+    expect(await eventually(() => openWatches() === 0)).toBe(true);
+  });
 });
