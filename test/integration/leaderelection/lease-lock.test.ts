@@ -5,7 +5,7 @@ import { LeaderElector, LeaseLock, seededRandom } from "../../../src/leaderelect
 
 /**
  * LeaseLock against a real API server (the embedded one by default; any backend via WORKBOOK_CLUSTER): two
- * electors race for one coordination.k8s.io/v1 Lease. Real clock, short durations (2 s / 1.5 s / 0.5 s).
+ * electors race for one coordination.k8s.io/v1 Lease. Real clock, short durations (4 s / 3 s / 0.5 s).
  */
 
 let cluster: Cluster;
@@ -34,8 +34,8 @@ function elector(name: string, identity: string, events: string[], releaseOnCanc
   const lock = new LeaseLock(cluster.kubeConfig, { namespace, name, identity });
   return new LeaderElector({
     lock,
-    leaseDuration: 2_000,
-    renewDeadline: 1_500,
+    leaseDuration: 4_000,
+    renewDeadline: 3_000,
     retryPeriod: 500,
     releaseOnCancel,
     random: seededRandom(identity.length),
@@ -78,17 +78,17 @@ describe("LeaseLock on a real API server", () => {
     const runA = a.run();
     expect(await until(() => a.isLeader(), 5_000)).toBe(true);
     const runB = b.run();
-    await new Promise((r) => setTimeout(r, 3_000)); // longer than the lease: alpha keeps renewing
+    await new Promise((r) => setTimeout(r, 5_000)); // longer than the lease: alpha keeps renewing
     expect(b.isLeader()).toBe(false);
     expect(b.getLeader()).toBe("alpha");
 
-    // Graceful: alpha releases, beta takes it at its next try (well under the 2 s lease).
+    // Graceful: alpha releases, beta takes it at its next try (well under the 4 s lease).
     const released = Date.now();
     await a.stop();
     await runA;
     expect(events.slice(0, 2)).toEqual(["alpha started", "alpha stopped"]);
     expect(await until(() => b.isLeader(), 5_000)).toBe(true);
-    expect(Date.now() - released).toBeLessThan(2_000);
+    expect(Date.now() - released).toBeLessThan(3_000);
     let lease = await leases.readNamespacedLease({ name: "race", namespace });
     expect(lease.spec?.holderIdentity).toBe("beta");
     expect(lease.spec?.leaseTransitions).toBe(1);
@@ -100,11 +100,11 @@ describe("LeaseLock on a real API server", () => {
     const c = elector("race", "gamma", events);
     const runC = c.run();
     expect(await until(() => c.isLeader(), 10_000)).toBe(true);
-    expect(Date.now() - crashed).toBeGreaterThanOrEqual(2_000);
+    expect(Date.now() - crashed).toBeGreaterThanOrEqual(4_000);
     lease = await leases.readNamespacedLease({ name: "race", namespace });
     expect(lease.spec?.holderIdentity).toBe("gamma");
     expect(lease.spec?.leaseTransitions).toBe(2);
     await c.stop();
     await runC;
-  }, 30_000);
+  }, 45_000);
 });
