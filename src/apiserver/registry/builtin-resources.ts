@@ -1,11 +1,10 @@
 import type { Clock } from "../../clock/clock.js";
-import { dns1035LabelErrors } from "../admission/names.js";
 import { CrdStrategy } from "./crd.js";
 import { ConfigMapStrategy, SecretStrategy } from "./data-strategies.js";
 import { NamespaceStrategy } from "./namespace-strategy.js";
 import { defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
-import { BasicStrategy } from "./strategy.js";
+import { ServiceStrategy } from "./service-strategy.js";
 import { EventStrategy, LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
 
 /** The built-in kinds the embedded server serves, with their write strategies. */
@@ -68,7 +67,7 @@ export function builtinResources(clock: Clock): ServedResource[] {
         subresources: ["status"],
         verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
       }),
-      strategy: new BasicStrategy({ nameErrors: dns1035LabelErrors, hasStatus: true }),
+      strategy: new ServiceStrategy(),
     },
     {
       type: defineResourceType({

@@ -2,6 +2,7 @@ import { decodeError, type FieldErrors } from "../admission/field-errors.js";
 import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
 import type { KubeObject } from "../types.js";
 import { jsonType } from "./data-strategies.js";
+import { defaultDeploymentSpec, defaultPodSpec, defaultReplicaSetSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";
 
 function spec(obj: KubeObject): JsonObject | undefined {
@@ -45,7 +46,7 @@ export class PodStrategy extends BasicStrategy {
   }
 
   override decode(obj: KubeObject): void {
-    requireSpecObject(obj, "Pod", "");
+    defaultPodSpec(requireSpecObject(obj, "Pod", ""));
   }
 
   override prepareForCreate(obj: KubeObject): void {
@@ -121,18 +122,12 @@ export class ReplicatedStrategy extends BasicStrategy {
         `json: cannot unmarshal ${jsonType(s.replicas)} into Go struct field ${this.kind}Spec.spec.replicas of type int32`,
       );
     }
+    if (this.kind === "Deployment") defaultDeploymentSpec(s);
+    else defaultReplicaSetSpec(s);
   }
 
   override prepareForCreate(obj: KubeObject): void {
-    const s = obj.spec as JsonObject;
-    if (s.replicas === undefined) s.replicas = 1;
     delete obj.status;
-  }
-
-  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
-    super.prepareForUpdate(obj, old);
-    const s = obj.spec as JsonObject;
-    if (s.replicas === undefined) s.replicas = 1;
   }
 
   override prepareForStatusUpdate(body: KubeObject, old: KubeObject): KubeObject {
