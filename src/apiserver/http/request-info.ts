@@ -40,6 +40,7 @@ export interface NonResourceRequestInfo {
   path: string;
 }
 
+/** What a request addresses: a REST resource or a non-resource path. */
 export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 /** Subresources of Namespace objects, which share the `/namespaces/<name>/<x>` shape with namespaced lists. */

@@ -94,6 +94,7 @@ export class WatchStream implements WatchSink {
     return !this.closed;
   }
 
+  /** WatchSink.event: queues the event's shared line for this tick's flush (no per-watcher serialization). */
   event(ev: WatchEvent): void {
     if (this.closed) return;
     this.begin();
