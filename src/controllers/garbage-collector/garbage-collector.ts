@@ -19,9 +19,10 @@
  * read), so a decision made on stale data fails with 409 and is retried with fresh data; an object is deleted
  * only after a GET proved each of its owners absent or waiting for it.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
+import { EventRecorder } from "../../controller/event-recorder.js";
 import { Result } from "../../controller/result.js";
 import { DynamicClient, discoverResources, ResourceMapper } from "../discovery.js";
 import { untilAborted } from "../lifecycle.js";
@@ -76,6 +77,7 @@ export class GarbageCollector {
   private readonly deleter: Controller;
   private readonly orphaner: Controller;
   private readonly clock: Clock;
+  private readonly events: EventRecorder;
   private readonly onError: (err: unknown, context: string) => void;
   private readonly stopSignal = new AbortController();
   private loop: Promise<void> | undefined;
@@ -90,6 +92,12 @@ export class GarbageCollector {
           `garbage-collector: ${context}: ${err instanceof Error ? err.message : String(err)}\n`,
         ));
     this.client = DynamicClient.forConfig(options.kubeConfig);
+    this.events = new EventRecorder({
+      api: options.kubeConfig.makeApiClient(CoreV1Api),
+      component: "garbage-collector-controller",
+      clock: this.clock,
+      onError: (err) => this.reportError(err, "recording an event"),
+    });
     this.access = new ObjectAccess(this.client, () => this.mapper);
     const hasSynced = [() => this.builder.hasSynced()];
     const report = (name: string) => (err: unknown, key: string | undefined) =>
@@ -302,6 +310,16 @@ export class GarbageCollector {
       if (!owner || owner.metadata?.uid !== ref.uid) {
         this.builder.absentOwners.add(absentKey);
         out.dangling.push(ref.uid);
+        const seen = this.builder.graph.get(ref.uid);
+        if (seen && !seen.virtual && resource.namespaced && seen.identity.namespace !== namespace) {
+          const { apiVersion, kind, name, uid } = node.identity;
+          void this.events.event(
+            { apiVersion, kind, metadata: { name, namespace, uid } },
+            "Warning",
+            "OwnerRefInvalidNamespace",
+            `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${namespace}"`,
+          );
+        }
       } else if (deleting(owner) && has(owner, FOREGROUND_FINALIZER)) {
         out.waiting.push(ref.uid);
       } else {

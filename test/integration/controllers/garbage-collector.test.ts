@@ -93,8 +93,17 @@ describe("GarbageCollector on the embedded cluster", () => {
     const a = configMaps(cluster, "gc-a");
     const b = configMaps(cluster, "gc-b");
     const ownerInA = await a.create("owner");
+    // Let the collector observe the owner first: the warning names an owner it saw in another namespace.
+    await new Promise((r) => setTimeout(r, 500));
     await b.create("cross", [refTo(ownerInA)]);
     expect(await eventually(async () => !(await b.exists("cross")))).toBe(true);
     expect(await a.exists("owner")).toBe(true);
+    const warned = async () => {
+      const events = await b.core.listNamespacedEvent({ namespace: "gc-b" });
+      return events.items.some(
+        (e) => e.reason === "OwnerRefInvalidNamespace" && e.involvedObject.name === "cross",
+      );
+    };
+    expect(await eventually(warned)).toBe(true);
   });
 });
