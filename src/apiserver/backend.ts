@@ -53,6 +53,15 @@ export interface BackendOptions {
   random?: () => number;
 }
 
+/** A snapshot of the store's counters (see {@link Backend.stats}). */
+export interface BackendStats {
+  revision: number;
+  compactedRevision: number;
+  historyEvents: number;
+  historyCapacity: number;
+  watches: number;
+}
+
 /** The namespaces every cluster starts with. */
 const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
@@ -271,6 +280,20 @@ export class Backend implements ApiBackend {
 
   compactHistory(): void {
     this.store.compact();
+  }
+
+  /**
+   * What a notebook shows about the store: the current revision, the revision history was compacted to
+   * (older resourceVersions get 410), how many events the window holds and can hold, and open watches.
+   */
+  stats(): BackendStats {
+    return {
+      revision: this.store.revision,
+      compactedRevision: this.store.compactedRevision,
+      historyEvents: this.store.history.size,
+      historyCapacity: this.store.history.capacity,
+      watches: this.hub.count(),
+    };
   }
 
   /** Number of running watches (for instruments). */

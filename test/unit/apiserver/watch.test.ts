@@ -55,6 +55,13 @@ describe("backend watch", () => {
       `too old resource version: ${first.metadata?.resourceVersion} (${compacted})`,
     );
     expect(sink.closed).toBe(true);
+    expect(backend.stats()).toEqual({
+      revision: backend.currentRevision(),
+      compactedRevision: compacted,
+      historyEvents: 3,
+      historyCapacity: 3,
+      watches: 0,
+    });
     // the newest retained window still resumes
     const ok = recorder();
     backend.watch(cm, "default", { resourceVersion: String(compacted) }, ok);
