@@ -106,4 +106,15 @@ describe("GarbageCollector on the embedded cluster", () => {
     };
     expect(await eventually(warned)).toBe(true);
   });
+  it("a cluster-scoped dependent of a namespaced owner is invalid: left alone, not deleted", async () => {
+    const cms = configMaps(cluster, "default");
+    const owner = await cms.create("ns-owner");
+    await cms.core.createNamespace({
+      body: { metadata: { name: "gc-cluster-scoped", ownerReferences: [refTo(owner)] } },
+    });
+    await cms.delete("ns-owner", "Background");
+    await new Promise((r) => setTimeout(r, 1_500));
+    const ns = await cms.core.readNamespace({ name: "gc-cluster-scoped" });
+    expect(ns.metadata?.deletionTimestamp).toBeUndefined();
+  });
 });
