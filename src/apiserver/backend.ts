@@ -155,8 +155,12 @@ export class Backend implements ApiBackend {
       const sendInitial = opts.sendInitialEvents ?? rv === 0;
       if (!sendInitial && rv > 0 && rv < this.store.compactedRevision) {
         const status = tooOldWatch(rv, this.store.compactedRevision).status;
-        sink.event(SharedWatchEvent.fromObject("ERROR", { ...status }));
-        sink.close();
+        try {
+          sink.event(SharedWatchEvent.fromObject("ERROR", { ...status }));
+          sink.close();
+        } catch {
+          // a client that is already gone needs no error event
+        }
         return { stop: () => {} };
       }
       const id = storageId(rt);
