@@ -1,5 +1,5 @@
 import { type ApiError, badRequest, failure, tooLarge, unsupportedMediaType } from "../errors.js";
-import { isJsonObject } from "../storage/json.js";
+import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
 import { JsonPatchError } from "./json-pointer.js";
@@ -24,6 +24,12 @@ export function applyPatch(
   patch: unknown,
   options: { customResource?: boolean } = {},
 ): unknown {
+  try {
+    patch = cloneJson(patch);
+  } catch (err) {
+    if (err instanceof JsonDepthError) throw badRequest(`the patch is too deeply nested: ${err.message}`);
+    throw err;
+  }
   switch (type) {
     case "application/merge-patch+json":
       if (!isJsonObject(patch)) throw badRequest("the patch must be a JSON object for a merge patch");

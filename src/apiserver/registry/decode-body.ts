@@ -1,5 +1,5 @@
 import { badRequest } from "../errors.js";
-import { cloneJson, isJsonObject } from "../storage/json.js";
+import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
 import type { KubeObject, ResourceType } from "../types.js";
 import { apiVersionOf } from "./resource-type.js";
 
@@ -13,7 +13,16 @@ export function decodeBody(body: unknown, rt: ResourceType): KubeObject {
   if (!isJsonObject(body)) {
     throw badRequest(`the body of the request must be a ${rt.kind} object, got ${describe(body)}`);
   }
-  const obj = cloneJson(body) as KubeObject;
+  let obj: KubeObject;
+  try {
+    obj = cloneJson(body) as KubeObject;
+  } catch (err) {
+    if (err instanceof JsonDepthError)
+      throw badRequest(
+        `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${err.message}`,
+      );
+    throw err;
+  }
   const expected = apiVersionOf(rt);
   if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
     throw badRequest(

@@ -21,10 +21,21 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * for objects carrying large values. Every key is written as an own data property, so `__proto__` stays data.
  */
 export function cloneJson<T>(value: T): T {
-  return copy(value, "", []) as T;
+  return copy(value, "", new Set()) as T;
 }
 
-function copy(value: unknown, key: string, ancestors: object[]): unknown {
+/**
+ * Deepest nesting {@link cloneJson} accepts. kube-apiserver's decoder allows 10,000 levels; the copy here is
+ * recursive, so it stops at 1,000, far deeper than any Kubernetes object, and well inside Node's stack.
+ */
+export const MAX_JSON_DEPTH = 1_000;
+
+/** Thrown by {@link cloneJson} for a value nested deeper than {@link MAX_JSON_DEPTH}. */
+export class JsonDepthError extends RangeError {
+  override name = "JsonDepthError";
+}
+
+function copy(value: unknown, key: string, ancestors: Set<object>): unknown {
   if (
     value !== null &&
     typeof value === "object" &&
@@ -47,8 +58,9 @@ function copy(value: unknown, key: string, ancestors: object[]): unknown {
       return undefined;
   }
   if (value === null) return null;
-  if (ancestors.includes(value)) throw new TypeError("Converting circular structure to JSON");
-  ancestors.push(value);
+  if (ancestors.size >= MAX_JSON_DEPTH) throw new JsonDepthError(`exceeded max depth of ${MAX_JSON_DEPTH}`);
+  if (ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
+  ancestors.add(value);
   let out: unknown;
   if (Array.isArray(value)) {
     const arr: unknown[] = new Array(value.length);
@@ -62,7 +74,7 @@ function copy(value: unknown, key: string, ancestors: object[]): unknown {
     }
     out = obj;
   }
-  ancestors.pop();
+  ancestors.delete(value);
   return out;
 }
 

@@ -55,6 +55,27 @@ describe("backend safety", () => {
     expect(unknown.code).toBe(404);
   });
 
+  it("rejects absurdly deep bodies with 400, not a stack overflow", () => {
+    const { backend, cm } = setup();
+    let deep: unknown = "x";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const err = apiError(() =>
+      backend.create(cm, "default", { metadata: { name: "deep" }, data: {}, extra: deep }),
+    );
+    expect(err.code).toBe(400);
+    expect(err.message).toContain("exceeded max depth");
+    backend.create(cm, "default", configMap("shallow"));
+    for (const type of ["application/merge-patch+json", "application/strategic-merge-patch+json"] as const) {
+      expect(
+        apiError(() => backend.patch(cm, "default", "shallow", type, { data: {}, extra: deep })).code,
+      ).toBe(400);
+    }
+    const op = [{ op: "add", path: "/extra", value: deep }];
+    expect(
+      apiError(() => backend.patch(cm, "default", "shallow", "application/json-patch+json", op)).code,
+    ).toBe(400);
+  });
+
   it("rejects bodies with wrongly typed metadata (400) instead of storing them", () => {
     const { backend, cm } = setup();
     expect(apiError(() => backend.create(cm, "default", { metadata: "x" })).code).toBe(400);
