@@ -8,6 +8,7 @@ const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [
   () => import("../bench/controller.js"),
   () => import("../bench/informer.js"),
   () => import("../bench/apiserver.js"),
+  () => import("../bench/control-plane.js"),
 ];
 
 function row(f: BenchFigure): string {

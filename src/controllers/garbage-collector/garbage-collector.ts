@@ -154,6 +154,7 @@ export class GarbageCollector {
     await this.loop;
     await Promise.all([this.deleter.stop(), this.orphaner.stop()]);
     await this.builder.stop();
+    await this.client.close();
   }
 
   private reportError(err: unknown, context: string): void {

@@ -105,6 +105,7 @@ export class NamespaceController {
     await this.controller.stop();
     await this.informer.stop();
     await this.listWatch.close();
+    await this.client.close();
   }
 
   /** One pass over a namespace; requeues itself while content remains. */
