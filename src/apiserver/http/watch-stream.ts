@@ -130,11 +130,12 @@ export class WatchStream implements WatchSink {
   /** Ends the stream for `why`; idempotent. */
   finish(why: WatchCloseReason): void {
     if (this.closed) return;
+    // Like the watch cache, tell the client how far it got just before the deadline ends the stream (only
+    // watches that allow bookmarks get one). Sent while the stream is still open, flushed below.
+    if (why === "timeout") this.handle?.bookmark?.();
     this.closed = true;
     this.reason = why;
     this.timer?.stop();
-    // Like the watch cache, tell the client how far it got just before the deadline ends the stream.
-    if (why === "timeout") this.handle?.bookmark?.();
     this.handle?.stop();
     const res = this.reply.res;
     // A slow client's buffer is abandoned, not flushed: destroying is what bounds the memory.

@@ -46,6 +46,23 @@ describe("watch streaming", () => {
     await until(() => s.openWatches === 0);
   });
 
+  it("sends a BOOKMARK just before the timeout ends a watch that allows bookmarks", async () => {
+    const clock = new FakeClock();
+    const s = await start({ clock }, ["w"]);
+    const created = await request(s, "POST", CMS, { body: cm("seen") });
+    const plain = openWatch(s, `${CMS}?watch=1&timeoutSeconds=30`);
+    const w = openWatch(s, `${CMS}?watch=1&timeoutSeconds=30&allowWatchBookmarks=true`);
+    await Promise.all([plain.head, w.head]);
+    await clock.advance(30_000);
+    await Promise.all([plain.end, w.end]);
+    const last = w.events().at(-1);
+    expect(last?.type).toBe("BOOKMARK");
+    expect(Number(last?.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(
+      Number(created.json.metadata.resourceVersion),
+    );
+    expect(plain.events().some((e) => e.type === "BOOKMARK")).toBe(false);
+  });
+
   it("defaults the timeout to 1800 s x U[1,2) like kube-apiserver", async () => {
     const clock = new FakeClock();
     const s = await start({ clock, random: () => 0.5 }, ["w"]);
