@@ -37,6 +37,8 @@ export interface ApiHandlerOptions {
 }
 
 const DEFAULT_MAX_WATCH_BUFFER = 16 * 1024 * 1024;
+/** setTimeout's maximum delay (2^31 - 1 ms); larger values fire after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What the pipeline learned about a request so far. */
 interface RequestState {
@@ -165,10 +167,13 @@ export class ApiHandler {
   ): void {
     const watchOpts = watchOptionsFrom(query);
     const instruments = this.opts.instruments;
-    const timeoutMs =
+    // Capped at the longest delay a Node timer supports (~24.8 days); longer ones would fire at once.
+    const timeoutMs = Math.min(
+      MAX_TIMER_MS,
       timeoutSeconds !== undefined && timeoutSeconds > 0
         ? timeoutSeconds * 1000
-        : defaultWatchTimeoutMs(this.opts.random);
+        : defaultWatchTimeoutMs(this.opts.random),
+    );
     const maxEvents = instruments?.faults.watchEventLimit();
     const stream = new WatchStream(reply, {
       clock: this.opts.clock,

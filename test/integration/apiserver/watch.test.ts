@@ -63,6 +63,16 @@ describe("watch streaming", () => {
     expect(plain.events().some((e) => e.type === "BOOKMARK")).toBe(false);
   });
 
+  it("a huge timeoutSeconds does not end the watch at once (Node timers overflow past 2^31 ms)", async () => {
+    const s = await start({}, ["w"]);
+    const w = openWatch(s, `${CMS}?watch=1&timeoutSeconds=999999999`);
+    await w.head;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(w.ended).toBe(false);
+    expect(s.openWatches).toBe(1);
+    w.close();
+  });
+
   it("defaults the timeout to 1800 s x U[1,2) like kube-apiserver", async () => {
     const clock = new FakeClock();
     const s = await start({ clock, random: () => 0.5 }, ["w"]);
