@@ -58,6 +58,26 @@ describe("GarbageCollector on the embedded cluster", () => {
     expect(await eventually(async () => !(await cms.exists("owner")))).toBe(true);
   });
 
+  it("foreground cascades: a dependent with dependents of its own is deleted in the foreground too", async () => {
+    const cms = configMaps(cluster, "gc-fg");
+    const top = await cms.create("top");
+    const middle = await cms.create("middle", [refTo(top, true)]);
+    await cms.create("bottom", [refTo(middle, true)], ["example.com/hold"]);
+    await cms.delete("top", "Foreground");
+    // bottom is held, so middle waits in foreground deletion, and top waits for middle.
+    expect(
+      await eventually(
+        async () => (await cms.get("middle"))?.metadata?.finalizers?.includes("foregroundDeletion") === true,
+      ),
+    ).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await cms.exists("top")).toBe(true);
+    await cms.dropFinalizers("bottom");
+    expect(await eventually(async () => !(await cms.exists("top")))).toBe(true);
+    expect(await cms.exists("middle")).toBe(false);
+    expect(await cms.exists("bottom")).toBe(false);
+  });
+
   it("orphan: the owner goes, its dependents stay without the ownerReference", async () => {
     const cms = configMaps(cluster, "gc-orphan");
     const owner = await cms.create("owner");
