@@ -23,7 +23,7 @@ export interface EnvtestAssets {
 
 /** Options of {@link findEnvtestAssets}. */
 export interface FindAssetsOptions {
-  /** An explicit folder; wins over everything else. */
+  /** An explicit folder: the only one searched. */
   dir?: string;
   /** Environment to read `KUBEBUILDER_ASSETS` and `PATH` from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -60,11 +60,14 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
   return undefined;
 }
 
-/** The folders searched, in order: the option, `KUBEBUILDER_ASSETS`, the build cache. */
+/**
+ * The folders searched, in order: `KUBEBUILDER_ASSETS`, then the build cache. An explicit `dir` is the only
+ * folder searched: asking for one folder and silently getting binaries from another would be a surprise.
+ */
 export function candidateAssetDirs(options: FindAssetsOptions = {}): string[] {
   const env = options.env ?? process.env;
+  if (options.dir) return [options.dir];
   const dirs: string[] = [];
-  if (options.dir) dirs.push(options.dir);
   if (env.KUBEBUILDER_ASSETS) dirs.push(env.KUBEBUILDER_ASSETS);
   dirs.push(join(envtestVersionDir(options.version ?? DEFAULT_ENVTEST_VERSION, options.cacheRoot), "bin"));
   return dirs;
