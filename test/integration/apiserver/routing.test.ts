@@ -32,7 +32,7 @@ describe("parseRequestInfo (kube-apiserver's RequestInfoFactory)", () => {
       subresource: "status",
     });
     expect(parse("GET", "/api/v1/namespaces/team")).toMatchObject({ resource: "namespaces", name: "team" });
-    expect(parse("GET", "/api/v1/namespaces/team").namespace).toBeUndefined();
+    expect(parse("GET", "/api/v1/namespaces/team")).not.toHaveProperty("namespace");
   });
 
   it("parses group paths, legacy /watch/ paths and non-resource paths", () => {
