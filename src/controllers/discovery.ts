@@ -14,7 +14,7 @@ import {
   type V1APIResourceList,
 } from "@kubernetes/client-node";
 import { collectionConfiguration, keepAliveAgent } from "../client/collection-client.js";
-import type { ResourceDescriptor } from "../client/resource-descriptor.js";
+import { collectionPath, type ResourceDescriptor } from "../client/resource-descriptor.js";
 import { groupOfApiVersion } from "../meta/owner-references.js";
 
 /** One served resource: a descriptor plus the verbs discovery advertises for it. */
@@ -44,6 +44,20 @@ export class DynamicClient extends KubernetesObjectApi {
     const agent = this.agent;
     this.agent = undefined;
     (await agent?.catch(() => undefined))?.destroy();
+  }
+
+  /**
+   * DELETE of a whole collection (`deletecollection`) in `namespace`, with background propagation: what the
+   * namespace controller uses when a resource supports it. Resolves when the server answered.
+   */
+  async deleteCollection(resource: ResourceDescriptor, namespace: string): Promise<void> {
+    const ctx = this.configuration.baseServer.makeRequestContext(
+      collectionPath(resource, namespace),
+      HttpMethod.DELETE,
+    );
+    ctx.setHeaderParam("Accept", "application/json");
+    ctx.setQueryParam("propagationPolicy", "Background");
+    await this.requestPromise(ctx, "KubernetesObject");
   }
 
   /** GET `path`, deserialised as the client-node model `type` (e.g. `V1APIResourceList`). */

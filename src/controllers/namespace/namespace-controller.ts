@@ -5,7 +5,8 @@
  *
  * For a namespace being deleted (deletionTimestamp set, phase Terminating):
  * 1. discover every namespaced resource that can be listed and deleted;
- * 2. delete all of its objects in the namespace (background propagation, never orphaning);
+ * 2. delete all of its objects in the namespace (deletecollection where supported, else one by one;
+ *    background propagation, never orphaning);
  * 3. if anything remains (objects with finalizers, or deleted just now), requeue and look again later;
  * 4. once nothing remains, remove `kubernetes` from spec.finalizers through the `/finalize` subresource;
  * 5. with no finalizer left, the API server removes the namespace (a last DELETE with a uid precondition
@@ -147,6 +148,7 @@ export class NamespaceController {
     let remaining = 0;
     for (const r of resources) {
       const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+      if (supports(r, "deletecollection")) await this.client.deleteCollection(r, namespace);
       const list = await this.client.list(apiVersion, r.kind, namespace);
       for (const item of list.items as LiveObject[]) {
         remaining++;
