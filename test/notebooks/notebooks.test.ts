@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mermaidParseError } from "../docs/mermaid-parser.js";
 import { notebookSkipReason, paths, runWorkbook } from "./notebook-support.js";
 
 const skipReason = notebookSkipReason();
@@ -11,12 +13,33 @@ const fixtures = join(paths.root, "test", "fixtures", "notebooks");
 const fixture = (name: string) => join(fixtures, name);
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
+/** Every `text/vnd.mermaid` display output of the executed notebooks in `dir`. */
+function mermaidOutputs(dir: string): Array<{ notebook: string; source: string }> {
+  type Output = { output_type: string; data?: Record<string, string | string[]> };
+  const found: Array<{ notebook: string; source: string }> = [];
+  for (const notebook of readdirSync(dir).filter((f) => f.endsWith(".ipynb"))) {
+    const nb = JSON.parse(readFileSync(join(dir, notebook), "utf8")) as {
+      cells: Array<{ outputs?: Output[] }>;
+    };
+    for (const output of nb.cells.flatMap((c) => c.outputs ?? [])) {
+      const data = output.data?.["text/vnd.mermaid"];
+      if (data !== undefined) found.push({ notebook, source: Array.isArray(data) ? data.join("") : data });
+    }
+  }
+  return found;
+}
+
 describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tslab kernel)", () => {
   it("passes a clean notebook and fails each broken one, naming the cell and the error", async () => {
     const files = ["passes.ipynb", "throws.ipynb", "type-error.ipynb"].map(fixture);
     const before = files.map(digest);
-    const { code, output } = await runWorkbook(["notebooks", ...files]);
+    const out = mkdtempSync(join(tmpdir(), "workbook-nb-"));
+    const { code, output } = await runWorkbook(["notebooks", "--output-dir", out, ...files]);
+    const shown = mermaidOutputs(out);
+    rmSync(out, { recursive: true, force: true });
     expect(code).toBe(1);
+    // Inside the kernel, src/viz found tslab lazily and sent a real text/vnd.mermaid display (not the text fallback).
+    expect(shown).toEqual([{ notebook: "passes.ipynb", source: "flowchart LR\n  informer --> queue" }]);
     expect(output).toContain(`ok   ${fixture("passes.ipynb")}`);
     expect(output).toContain(`FAIL ${fixture("throws.ipynb")}`);
     expect(output).toContain('cell 2 (throw new Error("fixture exception in cell two");) failed');
@@ -36,14 +59,22 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
   }, 120_000);
 
   it("runs every notebook in notebooks/ clean under WORKBOOK_CLUSTER", async () => {
-    const notebooks = "notebooks/";
-    const { code, output } = await runWorkbook(["notebooks"], {
-      ...process.env,
-      WORKBOOK_CLUSTER: process.env.WORKBOOK_CLUSTER ?? "embedded",
-    });
-    expect(output, `notebooks in ${notebooks} failed:\n${output}`).toMatch(
-      /notebooks: \d+ ran clean, 0 failing/,
-    );
-    expect(code).toBe(0);
+    const out = mkdtempSync(join(tmpdir(), "workbook-nb-"));
+    try {
+      const { code, output } = await runWorkbook(["notebooks", "--output-dir", out], {
+        ...process.env,
+        WORKBOOK_CLUSTER: process.env.WORKBOOK_CLUSTER ?? "embedded",
+      });
+      expect(output, `notebooks failed:\n${output}`).toMatch(/notebooks: \d+ ran clean, 0 failing/);
+      expect(code).toBe(0);
+      // The diagrams the notebooks generated at run time parse too.
+      const shown = mermaidOutputs(out);
+      expect(shown.length).toBeGreaterThan(0);
+      for (const { notebook, source } of shown) {
+        expect(await mermaidParseError(source), `${notebook}:\n${source}`).toBeUndefined();
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   }, 600_000);
 });
