@@ -10,16 +10,36 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { type Clock, realClock } from "../../clock/index.js";
 
-/** Children still running; killed if this Node process exits without stopping them (a crashed test run). */
+/**
+ * Children still running. If this Node process ends without stopping them (a crashed test run, a test worker
+ * terminated with SIGTERM), they are killed rather than left orphaned: on `exit`, and on SIGTERM when no one else
+ * listens for it (then this process exits with 143, as the default SIGTERM action would). The SIGTERM listener
+ * exists only while children are alive.
+ */
 const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
 
-function killLiveChildrenOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const child of live) child.kill("SIGKILL");
-  });
+function killLive(): void {
+  for (const child of live) child.kill("SIGKILL");
+}
+
+function onSigterm(): void {
+  if (process.listenerCount("SIGTERM") > 1) return; // someone else owns shutdown and will call stop()
+  killLive();
+  process.exit(143);
+}
+
+function track(child: ChildProcess): void {
+  if (live.size === 0) {
+    process.on("exit", killLive);
+    process.on("SIGTERM", onSigterm);
+  }
+  live.add(child);
+}
+
+function untrack(child: ChildProcess): void {
+  if (!live.delete(child) || live.size > 0) return;
+  process.off("exit", killLive);
+  process.off("SIGTERM", onSigterm);
 }
 
 /** How a control-plane process ended. */
@@ -55,16 +75,15 @@ export class ControlPlaneProcess {
     private readonly child: ChildProcess,
     private readonly options: ControlPlaneProcessOptions,
   ) {
-    live.add(child);
-    killLiveChildrenOnExit();
+    track(child);
     this.exited = new Promise<ProcessExit>((resolve) => {
       child.once("exit", (code, signal) => {
-        live.delete(child);
+        untrack(child);
         this.exit = { code, signal };
         resolve(this.exit);
       });
       child.once("error", () => {
-        live.delete(child);
+        untrack(child);
         this.exit ??= { code: null, signal: null };
         resolve(this.exit);
       });
