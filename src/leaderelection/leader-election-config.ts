@@ -5,9 +5,11 @@ import type { ResourceLock } from "./resource-lock.js";
 /** client-go's `JitterFactor`: acquire retries wait RetryPeriod plus up to 1.2 x RetryPeriod. */
 export const JITTER_FACTOR = 1.2;
 
-/** Recommended defaults (component-base, controller-manager and controller-runtime agree): 15 s / 10 s / 2 s. */
+/** Default LeaseDuration, 15 s (component-base, controller-manager and controller-runtime agree). */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
+/** Default RenewDeadline, 10 s. */
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+/** Default RetryPeriod, 2 s. */
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
 /** client-go's `LeaderCallbacks`. */

@@ -45,14 +45,17 @@ export function describeIdentity(id: ObjectIdentity): string {
 export class OwnerGraph {
   private readonly nodes = new Map<string, GraphNode>();
 
+  /** The node of `uid`, observed or virtual. */
   get(uid: string): GraphNode | undefined {
     return this.nodes.get(uid);
   }
 
+  /** Number of nodes (observed and virtual). */
   size(): number {
     return this.nodes.size;
   }
 
+  /** Every node, for inspection in notebooks and tests. */
   all(): IterableIterator<GraphNode> {
     return this.nodes.values();
   }
