@@ -1,5 +1,5 @@
 import { decodeError, type FieldErrors } from "../admission/field-errors.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
 import type { KubeObject } from "../types.js";
 import { jsonType } from "./data-strategies.js";
 import { defaultDeploymentSpec, defaultPodSpec, defaultReplicaSetSpec } from "./defaults.js";
@@ -53,7 +53,13 @@ export class PodStrategy extends BasicStrategy {
     obj.status = { phase: "Pending", qosClass: "BestEffort" };
   }
 
-  override validate(obj: KubeObject, errs: FieldErrors): void {
+  override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
+    if (old && !jsonEqual(mutablePodFieldsMasked(spec(obj)), mutablePodFieldsMasked(spec(old)))) {
+      errs.forbidden(
+        "spec",
+        "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds`",
+      );
+    }
     const containers = spec(obj)?.containers;
     if (!Array.isArray(containers) || containers.length === 0) {
       errs.required("spec.containers");
@@ -68,6 +74,17 @@ export class PodStrategy extends BasicStrategy {
       }
     });
   }
+}
+
+/** A pod spec with the fields an update may change blanked out (`ValidatePodUpdate`'s mutable set, simplified). */
+function mutablePodFieldsMasked(s: JsonObject | undefined): JsonObject {
+  const copy = cloneJson(s ?? {});
+  for (const f of ["activeDeadlineSeconds", "tolerations", "terminationGracePeriodSeconds"]) delete copy[f];
+  for (const list of ["containers", "initContainers"]) {
+    const cs = copy[list];
+    if (Array.isArray(cs)) for (const c of cs) if (isJsonObject(c)) delete c.image;
+  }
+  return copy;
 }
 
 /** Checks `spec.selector` is present and that template labels satisfy its matchLabels. */

@@ -93,4 +93,31 @@ describe("server-side defaults", () => {
       ).code,
     ).toBe(422);
   });
+
+  it("pods: only images (and a few scheduling fields) may change after create", () => {
+    const { backend, pods } = setup();
+    const p = backend.create(pods, "default", {
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "busybox:1" }] },
+    });
+    const spec = p.spec as { containers: { name: string; image: string }[] };
+    const image = backend.update(pods, "default", "p", {
+      ...p,
+      spec: { ...spec, containers: [{ ...spec.containers[0]!, image: "busybox:2" }] },
+    });
+    expect((image.spec as typeof spec).containers[0]!.image).toBe("busybox:2");
+    const renamed = apiError(() =>
+      backend.update(pods, "default", "p", {
+        ...image,
+        spec: { ...spec, containers: [{ ...spec.containers[0]!, name: "d" }] },
+      }),
+    );
+    expect(renamed.code).toBe(422);
+    expect(renamed.status.details?.causes?.[0]?.message).toContain("pod updates may not change fields");
+    const labelled = backend.update(pods, "default", "p", {
+      ...image,
+      metadata: { ...image.metadata, labels: { a: "b" } },
+    });
+    expect(labelled.metadata?.labels).toEqual({ a: "b" });
+  });
 });
