@@ -165,7 +165,9 @@ export function setupPython(paths: WorkbookPaths, log: SetupLog, force = false):
     if (force || !existsSync(paths.venvPython)) {
       log(`creating .venv with ${python.command} (Python ${python.version})`);
       if (force) rmSync(paths.venv, { recursive: true, force: true });
-      if (!runStep(python.command, ["-m", "venv", paths.venv], log)) {
+      // A .venv without a working python (its interpreter was removed or upgraded) is rebuilt in place.
+      const clear = existsSync(paths.venv) ? ["--clear"] : [];
+      if (!runStep(python.command, ["-m", "venv", ...clear, paths.venv], log)) {
         log("creating the venv failed: is python3-venv installed?");
         return false;
       }
