@@ -1,4 +1,4 @@
-import { access, writeFile } from "node:fs/promises";
+import { access, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoreV1Api } from "@kubernetes/client-node";
@@ -48,6 +48,7 @@ describe("cluster backends", () => {
     // Deleting a namespace marks it Terminating (no namespace controller may be running to finish it).
     expect(await phase("kc-owned").catch(() => "Gone")).toMatch(/Terminating|Gone/);
     expect(await phase("kc-foreign")).toBe("Active");
+    await rm(path, { force: true });
   });
 });
 
