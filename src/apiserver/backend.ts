@@ -351,7 +351,9 @@ export class Backend implements ApiBackend {
 
   private afterWrite(rt: ResourceType, obj: KubeObject, opts: WriteOptions | undefined): KubeObject {
     if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) {
-      if (this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!)) this.crds.sync(obj);
+      // A CRD being deleted stays unserved until it is gone, whatever else its updates change.
+      const live = this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!);
+      if (live && !obj.metadata?.deletionTimestamp) this.crds.sync(obj);
       else this.crds.drop(obj.metadata!.name!);
     }
     return present(obj, rt);

@@ -166,6 +166,25 @@ describe("CustomResourceDefinitions", () => {
     expect(backend.list(rt, undefined, {}).items).toEqual([]);
   });
 
+  it("a CRD held by a finalizer stops serving at DELETE and is not re-served by later updates", () => {
+    const { backend, crds } = setup();
+    const c = widgetCrd();
+    backend.create(crds, undefined, { ...c, metadata: { ...c.metadata, finalizers: ["example.com/hold"] } });
+    const deleting = backend.delete(crds, undefined, "widgets.example.com");
+    expect(deleting.metadata?.deletionTimestamp).toBeDefined();
+    expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+    const labelled = backend.update(crds, undefined, "widgets.example.com", {
+      ...deleting,
+      metadata: { ...deleting.metadata, labels: { a: "b" } },
+    });
+    expect(backend.findResource("example.com", "v1", "widgets")).toBeUndefined();
+    backend.update(crds, undefined, "widgets.example.com", {
+      ...labelled,
+      metadata: { ...labelled.metadata, finalizers: [] },
+    });
+    expect(apiError(() => backend.get(crds, undefined, "widgets.example.com")).code).toBe(404);
+  });
+
   it("serves every served version, presenting objects in the requested apiVersion", () => {
     const { backend, crds } = setup();
     const crd = widgetCrd();
