@@ -5,7 +5,8 @@
  *  1. link `node_modules/kube-controller-workbook -> ..` so notebooks import the package BY NAME. tslab compiles
  *     cells with `rootDir` = the notebook folder and Node10 module resolution, so a relative import of `src/` is
  *     impossible; through the link, `import ... from "kube-controller-workbook"` resolves to dist/index.js and
- *     dist/index.d.ts (package.json `main`/`types`).
+ *     dist/index.d.ts (package.json `main`/`types`). Nothing loops through the link: vitest collects only
+ *     test/**, biome skips node_modules, tsc follows imports only, and Node and tslab resolve it to its real path.
  *  2. check that zeromq's prebuilt binary (tslab's transport) loads.
  *  3. create `.venv` with the pinned packages of requirements-notebooks.txt (JupyterLab, nbclient, ipykernel).
  *  4. write the tslab kernelspec into `.venv/share/jupyter/kernels/tslab`, pointing at this node and this
@@ -198,6 +199,16 @@ export function checkZeromq(root: string): string | undefined {
 /** `workbook setup [--force]`. `WORKBOOK_SKIP_PYTHON=1` skips the Python steps. Always exits 0. */
 export async function run(args: string[]): Promise<number> {
   const log = defaultLog;
+  try {
+    setup(args, log);
+  } catch (err) {
+    // Keep the invariant: report, never fail `npm install`.
+    log(`failed: ${err instanceof Error ? err.message : String(err)}; run \`npm run setup\` to retry`);
+  }
+  return 0;
+}
+
+function setup(args: string[], log: SetupLog): void {
   const paths = workbookPaths();
   const link = linkPackage(paths.packageLink);
   if (typeof link === "object") log(link.skipped);
@@ -207,8 +218,7 @@ export async function run(args: string[]): Promise<number> {
   if (zmq) log(`tslab's zeromq binary does not load (${zmq}); try \`npm rebuild zeromq\``);
   if (process.env.WORKBOOK_SKIP_PYTHON === "1") {
     log("WORKBOOK_SKIP_PYTHON=1: skipping the Python environment");
-    return 0;
+    return;
   }
   setupPython(paths, log, args.includes("--force"));
-  return 0;
 }
