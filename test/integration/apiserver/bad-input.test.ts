@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBackend } from "../../../src/apiserver/backend.js";
 import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
-import { cm, request, startServer } from "./helpers.js";
+import { cm, request, serverPerTest, startServer } from "./helpers.js";
 
 const CMS = "/api/v1/namespaces/default/configmaps";
 
@@ -87,5 +88,30 @@ describe("bad input gets a Status with the right code", () => {
   it("400 for path segments that try to escape", async () => {
     expectStatus(await request(server, "GET", "/api/v1/namespaces/%2e%2e/configmaps"), 400, "BadRequest");
     expectStatus(await request(server, "GET", "/api/v1/namespaces/%E0%A4%A/configmaps"), 400, "BadRequest");
+  });
+});
+
+describe("unexpected failures", () => {
+  const start = serverPerTest();
+
+  it("a backend bug becomes a 500 InternalError Status and the server keeps serving", async () => {
+    const backend = createBackend();
+    const broken = new Proxy(backend, {
+      get(target, prop, receiver) {
+        if (prop === "get") {
+          return () => {
+            throw new TypeError("boom: cannot read properties of undefined");
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const s = await start({ backend: broken });
+    const res = await request(s, "GET", "/api/v1/namespaces/default");
+    expect(res.status).toBe(500);
+    expect(res.json).toMatchObject({ kind: "Status", reason: "InternalError", code: 500 });
+    expect(res.json.message).toContain("boom");
+    expect((await request(s, "GET", "/api/v1/namespaces")).status).toBe(200);
   });
 });
