@@ -9,6 +9,7 @@ const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [
   () => import("../bench/informer.js"),
   () => import("../bench/apiserver.js"),
   () => import("../bench/control-plane.js"),
+  () => import("../bench/real-clusters.js"),
 ];
 
 function row(f: BenchFigure): string {
