@@ -95,8 +95,15 @@ describe("finalizers and deletionTimestamp", () => {
 
   it("an object without finalizers is removed by DELETE at once", async () => {
     const namespace = await ns("nofin");
-    await api.createNamespacedConfigMap({ namespace, body: cm("plain") });
-    await api.deleteNamespacedConfigMap({ name: "plain", namespace });
+    const created = await api.createNamespacedConfigMap({ namespace, body: cm("plain") });
+    const status = await api.deleteNamespacedConfigMap({ name: "plain", namespace });
+    // A built-in's immediate DELETE answers with a Status naming what went.
+    expect(status).toMatchObject({
+      kind: "Status",
+      status: "Success",
+      details: { name: "plain", kind: "configmaps" },
+    });
+    expect(status.details?.uid).toBe(created.metadata?.uid);
     expect((await failure(api.readNamespacedConfigMap({ name: "plain", namespace }))).code).toBe(404);
   });
 });

@@ -86,6 +86,15 @@ export function checkBodyAgainstPath(body: unknown, info: ResourceRequestInfo): 
   return obj as KubeObject;
 }
 
+/**
+ * Whether a group is served by kube-apiserver itself (core, `apps`, `*.k8s.io`...) rather than by a CRD.
+ * kube-apiserver answers an immediate DELETE of a built-in with a `Status: Success` but of a custom resource
+ * with the deleted object (`ReturnDeletedObject` in the CR storage).
+ */
+function isBuiltinGroup(group: string): boolean {
+  return group === "" || !group.includes(".") || group.endsWith(".k8s.io");
+}
+
 /** True when a DELETE removed the object (no finalizers keep it). */
 function wasRemoved(obj: KubeObject): boolean {
   return (obj.metadata?.finalizers?.length ?? 0) === 0;
@@ -165,7 +174,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     case "delete": {
       const opts = deleteOptionsFrom(query, await optionalJson(req));
       const obj = backend.delete(rt, ns, name, opts);
-      reply.json(200, wasRemoved(obj) ? deletedStatus(rt, obj) : obj);
+      reply.json(200, wasRemoved(obj) && isBuiltinGroup(rt.group) ? deletedStatus(rt, obj) : obj);
       return;
     }
     case "deletecollection": {
