@@ -91,8 +91,8 @@ def run_notebook(path, kernel, timeout, startup_timeout, output_dir):
                     break
     except DeadKernelError as err:
         failures.append("the kernel died (at cell {}): {}".format(number, err))
-    except RuntimeError as err:
-        failures.append("could not run the notebook: {}".format(err))
+    except Exception as err:  # kernel missing or not starting, zeromq trouble: a failure to report, not a crash
+        failures.append("could not run the notebook: {}: {}".format(type(err).__name__, err))
     if output_dir:
         os.makedirs(output_dir, exist_ok=True)
         nbformat.write(nb, os.path.join(output_dir, os.path.basename(path)))
@@ -112,7 +112,10 @@ def main(argv=None):
     for path in args.notebooks:
         started = time.monotonic()
         print("notebook {} ...".format(path), flush=True)
-        failures = run_notebook(path, args.kernel, args.timeout, args.startup_timeout, args.output_dir)
+        try:
+            failures = run_notebook(path, args.kernel, args.timeout, args.startup_timeout, args.output_dir)
+        except Exception as err:  # unreadable or invalid notebook file
+            failures = ["could not read the notebook: {}: {}".format(type(err).__name__, err)]
         took = time.monotonic() - started
         if failures:
             failed += 1

@@ -51,6 +51,13 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     expect(files.map(digest)).toEqual(before);
   }, 300_000);
 
+  it("reports a notebook file that is not a notebook, without a traceback", async () => {
+    const { code, output } = await runWorkbook(["notebooks", fixture("not-json.ipynb")]);
+    expect(code).toBe(1);
+    expect(output).toContain("could not read the notebook: NotJSONError");
+    expect(output).not.toContain("Traceback");
+  }, 60_000);
+
   it("fails a cell that runs past the per-cell timeout", async () => {
     const { code, output } = await runWorkbook(["notebooks", "--timeout", "3", fixture("hangs.ipynb")]);
     expect(code).toBe(1);
