@@ -18,26 +18,38 @@ export interface RichDisplay {
 /** The MIME type JupyterLab >= 4.1 renders as a mermaid diagram. */
 export const MERMAID_MIME = "text/vnd.mermaid";
 
-let cached: RichDisplay | null | undefined;
+/** The part of the tslab module the workbook uses: the cell display and fresh in-place displays. */
+interface TslabModule {
+  display: RichDisplay;
+  newDisplay(): RichDisplay;
+}
+
+let cached: TslabModule | null | undefined;
 
 /**
- * tslab's `display` when this process is a tslab kernel (`node .../tslab kernel ...`), loaded from that
- * same tslab so it is the instance wired to the running cell; `undefined` otherwise. Detected once.
+ * The tslab module when this process is a tslab kernel (`node .../tslab kernel ...`), loaded from that same
+ * tslab so it is the instance wired to the running cell; `undefined` otherwise.
  */
-export function tslabDisplay(argv: readonly string[] = process.argv): RichDisplay | undefined {
-  if (cached !== undefined && argv === process.argv) return cached ?? undefined;
-  let found: RichDisplay | undefined;
+function tslabModule(argv: readonly string[]): TslabModule | undefined {
   const script = argv[1];
-  if (script && /tslab/.test(script) && argv.includes("kernel")) {
-    try {
-      const tslab = createRequire(realpathSync(script))("tslab") as { display?: RichDisplay };
-      found = tslab.display;
-    } catch {
-      found = undefined;
-    }
+  if (!script || !/tslab/.test(script) || !argv.includes("kernel")) return undefined;
+  try {
+    const tslab = createRequire(realpathSync(script))("tslab") as Partial<TslabModule>;
+    return tslab.display && tslab.newDisplay ? (tslab as TslabModule) : undefined;
+  } catch {
+    return undefined;
   }
-  if (argv === process.argv) cached = found ?? null;
-  return found;
+}
+
+function currentTslab(argv: readonly string[] = process.argv): TslabModule | undefined {
+  if (argv !== process.argv) return tslabModule(argv);
+  if (cached === undefined) cached = tslabModule(argv) ?? null;
+  return cached ?? undefined;
+}
+
+/** tslab's `display` in a tslab kernel, `undefined` anywhere else. Detected once, lazily. */
+export function tslabDisplay(argv: readonly string[] = process.argv): RichDisplay | undefined {
+  return currentTslab(argv)?.display;
 }
 
 /** Where {@link showMermaid} and {@link showMarkdown} send output. */
@@ -82,4 +94,24 @@ export function showMermaid(source: string, options: ShowOptions = {}): void {
   const fence = mermaidFence(source);
   if (as === "markdown") emit(options, "text/markdown", fence, fence);
   else emit(options, MERMAID_MIME, source, fence);
+}
+
+/** A display area that each update overwrites: a live view (queue depth, cache contents) refreshed in place. */
+export interface LiveDisplay {
+  mermaid(source: string): void;
+  markdown(text: string): void;
+}
+
+/**
+ * A {@link LiveDisplay}: in a tslab kernel one output area (tslab's `newDisplay`, Jupyter's
+ * `update_display_data`) that every call replaces; elsewhere every update is printed, like {@link showMermaid}.
+ * `options.display` supplies the area (tests); `null` forces printing.
+ */
+export function liveDisplay(options: ShowOptions = {}): LiveDisplay {
+  const area = options.display === null ? null : (options.display ?? currentTslab()?.newDisplay() ?? null);
+  const target: ShowOptions = { ...options, display: area };
+  return {
+    mermaid: (source) => showMermaid(source, target),
+    markdown: (text) => showMarkdown(text, target),
+  };
 }

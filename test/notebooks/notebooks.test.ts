@@ -13,8 +13,8 @@ const fixtures = join(paths.root, "test", "fixtures", "notebooks");
 const fixture = (name: string) => join(fixtures, name);
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-/** Every `text/vnd.mermaid` display output of the executed notebooks in `dir`. */
-function mermaidOutputs(dir: string): Array<{ notebook: string; source: string }> {
+/** Every display output of type `mime` in the executed notebooks in `dir`. */
+function displayOutputs(dir: string, mime: string): Array<{ notebook: string; source: string }> {
   type Output = { output_type: string; data?: Record<string, string | string[]> };
   const found: Array<{ notebook: string; source: string }> = [];
   for (const notebook of readdirSync(dir).filter((f) => f.endsWith(".ipynb"))) {
@@ -22,7 +22,7 @@ function mermaidOutputs(dir: string): Array<{ notebook: string; source: string }
       cells: Array<{ outputs?: Output[] }>;
     };
     for (const output of nb.cells.flatMap((c) => c.outputs ?? [])) {
-      const data = output.data?.["text/vnd.mermaid"];
+      const data = output.data?.[mime];
       if (data !== undefined) found.push({ notebook, source: Array.isArray(data) ? data.join("") : data });
     }
   }
@@ -35,11 +35,14 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     const before = files.map(digest);
     const out = mkdtempSync(join(tmpdir(), "workbook-nb-"));
     const { code, output } = await runWorkbook(["notebooks", "--output-dir", out, ...files]);
-    const shown = mermaidOutputs(out);
+    const shown = displayOutputs(out, "text/vnd.mermaid");
+    const markdown = displayOutputs(out, "text/markdown");
     rmSync(out, { recursive: true, force: true });
     expect(code).toBe(1);
     // Inside the kernel, src/viz found tslab lazily and sent a real text/vnd.mermaid display (not the text fallback).
     expect(shown).toEqual([{ notebook: "passes.ipynb", source: "flowchart LR\n  informer --> queue" }]);
+    // liveDisplay updates one output in place: only the last update remains.
+    expect(markdown).toEqual([{ notebook: "passes.ipynb", source: "queue depth: 0" }]);
     expect(output).toContain(`ok   ${fixture("passes.ipynb")}`);
     expect(output).toContain(`FAIL ${fixture("throws.ipynb")}`);
     expect(output).toContain('cell 2 (throw new Error("fixture exception in cell two");) failed');
@@ -75,7 +78,7 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
       expect(output, `notebooks failed:\n${output}`).toMatch(/notebooks: \d+ ran clean, 0 failing/);
       expect(code).toBe(0);
       // The diagrams the notebooks generated at run time parse too.
-      const shown = mermaidOutputs(out);
+      const shown = displayOutputs(out, "text/vnd.mermaid");
       expect(shown.length).toBeGreaterThan(0);
       for (const { notebook, source } of shown) {
         expect(await mermaidParseError(source), `${notebook}:\n${source}`).toBeUndefined();

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { projectRoot } from "../../../src/cli/workbook-paths.js";
 import {
+  liveDisplay,
   MERMAID_MIME,
   type RichDisplay,
   showMarkdown,
@@ -61,6 +62,26 @@ describe("showMermaid / showMarkdown", () => {
     const r = recorder();
     showMarkdown("**bold**", { display: r.display });
     expect(r.sent).toEqual([["text/markdown", "**bold**"]]);
+  });
+});
+
+describe("liveDisplay", () => {
+  it("sends every update to the one area it was given", () => {
+    const r = recorder();
+    const live = liveDisplay({ display: r.display, write: r.write });
+    live.markdown("depth 1");
+    live.mermaid(SRC);
+    expect(r.sent).toEqual([
+      ["text/markdown", "depth 1"],
+      [MERMAID_MIME, SRC],
+    ]);
+  });
+
+  it("prints each update outside a kernel", () => {
+    const r = recorder();
+    const live = liveDisplay({ write: r.write });
+    live.markdown("depth 2");
+    expect(r.written).toEqual(["depth 2"]);
   });
 });
 
