@@ -10,6 +10,7 @@ import { toApiError } from "../errors.js";
 import type { Instruments } from "../instruments/instruments.js";
 import type { ApiBackend, ResourceType, WatchHandle } from "../types.js";
 import { authenticate } from "./auth.js";
+import { crdSchemasOf } from "./crd-schemas.js";
 import { DiscoveryDocuments } from "./discovery.js";
 import { nonResourceLabel, serveNonResource } from "./non-resource.js";
 import { OpenApiDocuments } from "./openapi.js";
@@ -67,14 +68,14 @@ export class ApiHandler {
 
   constructor(private readonly opts: ApiHandlerOptions) {
     this.discovery = new DiscoveryDocuments(opts.backend.resourceTypes(), opts.serverAddress);
-    this.openapi = new OpenApiDocuments(this.discovery);
+    this.openapi = new OpenApiDocuments(this.discovery, crdSchemasOf(opts.backend));
     this.unsubscribe = opts.backend.onResourcesChanged(() => this.refreshDiscovery());
   }
 
   /** Rebuilds discovery and OpenAPI from the backend's current resource set (a CRD appeared or went). */
   refreshDiscovery(): void {
     this.discovery = new DiscoveryDocuments(this.opts.backend.resourceTypes(), this.opts.serverAddress);
-    this.openapi = new OpenApiDocuments(this.discovery);
+    this.openapi = new OpenApiDocuments(this.discovery, crdSchemasOf(this.opts.backend));
   }
 
   /** Number of open watch streams. */

@@ -8,9 +8,9 @@
  *   server and never downloads the v2 schema; if the document is missing it falls back to `/openapi/v2` and
  *   fails with "failed to download openapi". So every path gets a PATCH operation tagged with
  *   `x-kubernetes-group-version-kind` that lists `fieldValidation`.
- * - `explain` looks the kind up in `components.schemas` by its `x-kubernetes-group-version-kind`. Each kind
- *   gets a schema with the common fields (apiVersion, kind, metadata) and open `spec`/`status`; the embedded
- *   server does not describe kind-specific fields.
+ * - `explain` looks the kind up in `components.schemas` by its `x-kubernetes-group-version-kind`. A custom
+ *   resource gets its CRD's `openAPIV3Schema`; a built-in kind only the common fields (apiVersion, kind,
+ *   metadata): the embedded server does not describe built-in kinds' own fields.
  * - `apply` computes a strategic merge patch with the compiled-in Go types when the schema has no patch
  *   metadata, so nothing more is needed for it.
  * `/openapi/v2` stays 404: kubectl falls back cleanly everywhere it is optional once v3 answers.
@@ -55,31 +55,45 @@ function operation(rt: ResourceType, action: string, parameters: unknown[]) {
   };
 }
 
-function kindSchema(rt: ResourceType) {
+const COMMON_PROPERTIES = {
+  apiVersion: { type: "string", description: "APIVersion defines the versioned schema of this object." },
+  kind: { type: "string", description: "Kind is the REST resource this object represents." },
+  metadata: {
+    type: "object",
+    description: "Standard object metadata (ObjectMeta).",
+    "x-kubernetes-preserve-unknown-fields": true,
+  },
+};
+
+/**
+ * A kind's schema: a custom resource's own `openAPIV3Schema` from its CRD (so `kubectl explain widget.spec`
+ * shows the fields the lab defined), or, for built-ins, the common fields only.
+ */
+function kindSchema(rt: ResourceType, crdSchema: Record<string, unknown> | undefined) {
+  const where = `${rt.group ? `${rt.group}/` : ""}${rt.version}`;
+  const own = (crdSchema?.properties ?? {}) as Record<string, unknown>;
   return {
     type: "object",
-    description: `${rt.kind} (${rt.group ? `${rt.group}/` : ""}${rt.version}), served by the workbook's embedded API server. Kind-specific fields are not described here; see the Kubernetes API reference.`,
-    properties: {
-      apiVersion: { type: "string", description: "APIVersion defines the versioned schema of this object." },
-      kind: { type: "string", description: "Kind is the REST resource this object represents." },
-      metadata: {
-        type: "object",
-        description: "Standard object metadata (ObjectMeta).",
-        "x-kubernetes-preserve-unknown-fields": true,
-      },
-      spec: { type: "object", description: "Desired state.", "x-kubernetes-preserve-unknown-fields": true },
-      status: {
-        type: "object",
-        description: "Observed state.",
-        "x-kubernetes-preserve-unknown-fields": true,
-      },
-    },
+    ...(crdSchema ?? { "x-kubernetes-preserve-unknown-fields": true }),
+    description:
+      (crdSchema?.description as string | undefined) ??
+      (crdSchema
+        ? `${rt.kind} (${where}), a custom resource served by the workbook's embedded API server.`
+        : `${rt.kind} (${where}), served by the workbook's embedded API server. Kind-specific fields are not described here; see the Kubernetes API reference.`),
+    properties: { ...COMMON_PROPERTIES, ...own },
     "x-kubernetes-group-version-kind": [gvk(rt)],
-    "x-kubernetes-preserve-unknown-fields": true,
   };
 }
 
-function gvDocument(group: string, version: string, types: ResourceType[]) {
+/** `group/version/resource` of a served kind, the key of {@link CrdSchemas}. */
+export function schemaKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+/** The `openAPIV3Schema` of each CRD-served group/version/resource. */
+export type CrdSchemas = ReadonlyMap<string, Record<string, unknown>>;
+
+function gvDocument(group: string, version: string, types: ResourceType[], crdSchemas: CrdSchemas) {
   const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
@@ -94,7 +108,7 @@ function gvDocument(group: string, version: string, types: ResourceType[]) {
       patch: operation(rt, "patch", [...WRITE_PARAMS, QUERY("force", "Force an apply.")]),
       delete: operation(rt, "delete", [QUERY("propagationPolicy", "Orphan, Foreground or Background.")]),
     };
-    schemas[schemaName(rt)] = kindSchema(rt);
+    schemas[schemaName(rt)] = kindSchema(rt, crdSchemas.get(schemaKey(rt.group, rt.version, rt.resource)));
   }
   return {
     openapi: "3.0.0",
@@ -108,11 +122,11 @@ function gvDocument(group: string, version: string, types: ResourceType[]) {
 export class OpenApiDocuments {
   private readonly docs = new Map<string, string>();
 
-  constructor(discovery: DiscoveryDocuments) {
+  constructor(discovery: DiscoveryDocuments, crdSchemas: CrdSchemas = new Map()) {
     const index: Record<string, { serverRelativeURL: string }> = {};
     for (const gv of discovery.groupVersions()) {
       const rel = gv.group ? `apis/${gv.group}/${gv.version}` : `api/${gv.version}`;
-      const text = JSON.stringify(gvDocument(gv.group, gv.version, gv.types));
+      const text = JSON.stringify(gvDocument(gv.group, gv.version, gv.types, crdSchemas));
       this.docs.set(`/openapi/v3/${rel}`, text);
       index[rel] = { serverRelativeURL: `/openapi/v3/${rel}?hash=${hashOf(text)}` };
     }

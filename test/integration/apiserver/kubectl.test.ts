@@ -133,7 +133,15 @@ describe.skipIf(!KUBECTL)(
           "  - name: v1",
           "    served: true",
           "    storage: true",
-          "    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}",
+          "    schema:",
+          "      openAPIV3Schema:",
+          "        type: object",
+          "        properties:",
+          "          spec:",
+          "            type: object",
+          "            description: What the gadget should be.",
+          "            properties:",
+          "              size: {type: integer, description: How many sprockets the gadget has.}",
           "",
         ].join("\n"),
       );
@@ -148,6 +156,10 @@ describe.skipIf(!KUBECTL)(
         "3",
       );
       expect(await ok("explain", "gadget")).toMatch(/KIND:\s+Gadget/);
+      // explain reads the CRD's own schema from /openapi/v3.
+      const field = await ok("explain", "gadget.spec.size");
+      expect(field).toMatch(/FIELD:\s+size <integer>/);
+      expect(field).toContain("How many sprockets the gadget has.");
     });
 
     it("get -w streams changes until --request-timeout ends it", async () => {
