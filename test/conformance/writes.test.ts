@@ -129,6 +129,13 @@ describe("propagation policies", () => {
       return ev?.object.metadata.finalizers ?? [];
     } finally {
       w.stop();
+      // Let the object go, so the namespace can be deleted on a real cluster too.
+      await api
+        .patchNamespacedConfigMap(
+          { name: "owner", namespace, body: { metadata: { finalizers: null } } },
+          mergePatch,
+        )
+        .catch(() => undefined);
     }
   }
 
