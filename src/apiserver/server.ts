@@ -34,8 +34,10 @@ export interface EmbeddedApiServerOptions {
   token?: string;
   /** Create metrics and fault injection (default true). */
   instruments?: boolean;
-  /** Close a watch whose unsent bytes exceed this many (default 16 MiB). */
+  /** Slow-client limit of a watch's unsent bytes (default 16 MiB). */
   maxWatchBufferedBytes?: number;
+  /** How long a watch may stay over that limit before it is closed (default 10 s, server clock). */
+  slowWatchGraceMs?: number;
   /** Random source for the default watch timeout (1800 s x U[1,2)). */
   random?: () => number;
   /** Observer of every finished request (server-side duration in ms). */
@@ -132,6 +134,9 @@ export class EmbeddedApiServer {
       ...(this.instruments ? { instruments: this.instruments } : {}),
       ...(this.options.maxWatchBufferedBytes !== undefined
         ? { maxWatchBufferedBytes: this.options.maxWatchBufferedBytes }
+        : {}),
+      ...(this.options.slowWatchGraceMs !== undefined
+        ? { slowWatchGraceMs: this.options.slowWatchGraceMs }
         : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),

@@ -29,8 +29,10 @@ export interface ApiHandlerOptions {
   /** `host:port` advertised in `/api` (`serverAddressByClientCIDRs`). */
   serverAddress: string;
   instruments?: Instruments;
-  /** Close a watch whose unsent bytes exceed this (default 16 MiB). */
+  /** Slow-client limit of a watch's unsent bytes (default 16 MiB; see WatchStream). */
   maxWatchBufferedBytes?: number;
+  /** How long a watch may stay over that limit (default 10 s on the server clock). */
+  slowWatchGraceMs?: number;
   /** Random source for the default watch timeout (default Math.random). */
   random?: () => number;
   /** Called with every finished request and the server-side time it took (ms). */
@@ -38,6 +40,7 @@ export interface ApiHandlerOptions {
 }
 
 const DEFAULT_MAX_WATCH_BUFFER = 16 * 1024 * 1024;
+const DEFAULT_SLOW_WATCH_GRACE_MS = 10_000;
 /** setTimeout's maximum delay (2^31 - 1 ms); larger values fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -180,6 +183,7 @@ export class ApiHandler {
       clock: this.opts.clock,
       timeoutMs,
       maxBufferedBytes: this.opts.maxWatchBufferedBytes ?? DEFAULT_MAX_WATCH_BUFFER,
+      slowClientGraceMs: this.opts.slowWatchGraceMs ?? DEFAULT_SLOW_WATCH_GRACE_MS,
       ...(maxEvents !== undefined ? { maxEvents } : {}),
       onStart: () => {
         state.streaming = true;

@@ -99,13 +99,20 @@ function tooLargeError(limit: number) {
  * reports decode errors. Duplicate keys take the last value; `__proto__` keys stay plain data (JSON.parse
  * never touches prototypes).
  */
-export function parseJson(body: Buffer): unknown {
+export function parseJson(body: Buffer, kind?: string): unknown {
   const text = body.toString("utf8");
   if (text.trim() === "") throw badRequest("the request body is empty; an object is required");
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw badRequest(`couldn't decode the request body as JSON: ${(err as Error).message}`);
+    const why = (err as Error).message;
+    // With the expected kind (create, update), kube-apiserver's decoder wording; the reason is JavaScript's.
+    if (kind !== undefined) {
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why}`,
+      );
+    }
+    throw badRequest(`couldn't decode the request body as JSON: ${why}`);
   }
 }
 

@@ -21,6 +21,17 @@ export function boolParam(q: URLSearchParams, name: string): boolean | undefined
   throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} (want true or false)`);
 }
 
+/**
+ * `limit`: any integer, as Go's `strconv.ParseInt` reads it (zero or negative means no limit); anything else is
+ * 400 with ParseInt's message.
+ */
+function limitParam(q: URLSearchParams): number | undefined {
+  const v = single(q, "limit");
+  if (v === undefined || v === "") return undefined;
+  if (!/^[+-]?\d{1,15}$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
 /** A non-negative integer parameter. */
 export function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = single(q, name);
@@ -53,7 +64,7 @@ export function listOptionsFrom(q: URLSearchParams): ListOptions {
   if (labelSelector !== undefined) opts.labelSelector = labelSelector;
   const fieldSelector = stringParam(q, "fieldSelector");
   if (fieldSelector !== undefined) opts.fieldSelector = fieldSelector;
-  const limit = intParam(q, "limit");
+  const limit = limitParam(q);
   if (limit !== undefined && limit > 0) opts.limit = limit;
   const cont = stringParam(q, "continue");
   if (cont !== undefined) opts.continue = cont;
@@ -105,16 +116,15 @@ export function writeOptionsFrom(q: URLSearchParams, subresource?: string): Writ
   return opts;
 }
 
-const POLICIES = ["Background", "Foreground", "Orphan"] as const;
-
 /**
  * DeleteOptions from the query (`propagationPolicy`, `orphanDependents`, `gracePeriodSeconds`, `dryRun`),
  * overlaid by a JSON body when the client sent one (client-node and kubectl send a body).
  */
 export function deleteOptionsFrom(q: URLSearchParams, body: unknown): DeleteOptions {
   const opts: DeleteOptions = {};
-  const policy = enumParam(q, "propagationPolicy", POLICIES);
-  if (policy !== undefined) opts.propagationPolicy = policy;
+  // Any value decodes; the backend validates it (422 Invalid DeleteOptions, `ValidateDeleteOptions`).
+  const policy = stringParam(q, "propagationPolicy");
+  if (policy !== undefined) opts.propagationPolicy = policy as DeleteOptions["propagationPolicy"];
   const orphan = boolParam(q, "orphanDependents");
   if (orphan !== undefined) opts.orphanDependents = orphan;
   const grace = intParam(q, "gracePeriodSeconds");
@@ -129,7 +139,7 @@ export function deleteOptionsFrom(q: URLSearchParams, body: unknown): DeleteOpti
     throw badRequest(`expected kind DeleteOptions in the request body, got ${JSON.stringify(b.kind)}`);
   }
   if (b.propagationPolicy !== undefined && b.propagationPolicy !== null) {
-    if (!(POLICIES as readonly unknown[]).includes(b.propagationPolicy)) {
+    if (typeof b.propagationPolicy !== "string") {
       throw badRequest(`invalid propagationPolicy ${JSON.stringify(b.propagationPolicy)}`);
     }
     opts.propagationPolicy = b.propagationPolicy as DeleteOptions["propagationPolicy"];

@@ -95,26 +95,23 @@ function isBuiltinGroup(group: string): boolean {
   return group === "" || !group.includes(".") || group.endsWith(".k8s.io");
 }
 
-/** True when a DELETE removed the object (no finalizers keep it). */
+/**
+ * True when a DELETE removed the object: nothing keeps it (no finalizers, and no deletionTimestamp, which a
+ * namespace held by its spec finalizers carries while Terminating).
+ */
 function wasRemoved(obj: KubeObject): boolean {
-  return (obj.metadata?.finalizers?.length ?? 0) === 0;
+  return (obj.metadata?.finalizers?.length ?? 0) === 0 && obj.metadata?.deletionTimestamp === undefined;
 }
 
-/** The `Status: Success` kube-apiserver returns when a DELETE removed the object immediately. */
-function deletedStatus(rt: ResourceType, obj: KubeObject): StatusBody {
+/**
+ * The `Status: Success` kube-apiserver returns when a DELETE removed the object immediately: no message,
+ * reason or code (Go omits them when empty).
+ */
+function deletedStatus(rt: ResourceType, obj: KubeObject): Omit<StatusBody, "message" | "reason" | "code"> {
   const details: NonNullable<StatusBody["details"]> = { name: obj.metadata?.name ?? "", kind: rt.resource };
   if (rt.group) details.group = rt.group;
   if (obj.metadata?.uid) details.uid = obj.metadata.uid;
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    message: "",
-    reason: "",
-    details,
-    code: 200,
-  };
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
 async function optionalJson(req: IncomingMessage): Promise<unknown> {
@@ -131,9 +128,11 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
   const ns = info.namespace;
   const name = info.name as string;
   switch (info.verb) {
-    case "get":
-      reply.json(200, backend.get(rt, ns, name));
+    case "get": {
+      const resourceVersion = query.get("resourceVersion");
+      reply.json(200, backend.get(rt, ns, name, resourceVersion ? { resourceVersion } : {}));
       return;
+    }
     case "list":
       {
         const opts = listOptionsFrom(query);
@@ -147,14 +146,14 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     case "create": {
       const opts = writeOptionsFrom(query);
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), info);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req), rt.kind), info);
       reply.json(201, backend.create(rt, ns, obj, opts));
       return;
     }
     case "update": {
       const opts = writeOptionsFrom(query, info.subresource);
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req)), info);
+      const obj = checkBodyAgainstPath(parseJson(await readBody(req), rt.kind), info);
       reply.json(200, backend.update(rt, ns, name, obj, opts));
       return;
     }

@@ -9,9 +9,9 @@
  *   measured on the server's Clock;
  * - the backend closes it (after an ERROR event such as 410 Expired);
  * - the client disconnects;
- * - the client is too slow: more than `maxBufferedBytes` are waiting in the socket buffer. Like the watch
- *   cache terminating an unresponsive watcher, the server closes it instead of buffering without bound; the
- *   client re-watches from its last resourceVersion;
+ * - the client is too slow: more than `maxBufferedBytes` stay unsent for longer than a grace period (or
+ *   four times that are unsent at all). Like the watch cache terminating an unresponsive watcher, the server
+ *   closes it instead of buffering without bound; the client re-watches from its last resourceVersion;
  * - a fault (`dropWatches`, `dropWatchesEvery`) or server stop closes it.
  *
  * Invariant: `close()` runs its cleanup exactly once, whichever of these happens first.
@@ -25,8 +25,13 @@ export interface WatchStreamOptions {
   clock: Clock;
   /** When the server ends the stream, in ms from now. */
   timeoutMs: number;
-  /** Close the stream when this many bytes wait unsent (slow client). */
+  /**
+   * Slow-client limit: a stream whose unsent bytes stay above this for longer than `slowClientGraceMs`
+   * is closed; above four times this it is closed at once (the hard memory bound per watcher).
+   */
   maxBufferedBytes: number;
+  /** How long (server clock) a stream may stay over `maxBufferedBytes`, e.g. while it drains a burst. */
+  slowClientGraceMs: number;
   /** Close after this many events (fault injection); undefined for no limit. */
   maxEvents?: number;
   /** Called once when the response starts (status 200 and headers sent). */
@@ -39,6 +44,9 @@ export interface WatchStreamOptions {
 
 /** Why a watch stream ended. */
 export type WatchCloseReason = "timeout" | "backend" | "client" | "slow-client" | "dropped" | "server-stop";
+
+/** Unsent bytes above this multiple of the soft limit close a stream without grace. */
+const HARD_LIMIT_FACTOR = 4;
 
 /** kube-apiserver's default `--min-request-timeout`: 1800 s. */
 export const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -56,6 +64,8 @@ export class WatchStream implements WatchSink {
   private sent = 0;
   /** Event lines waiting for this tick's flush. */
   private readonly pending: string[] = [];
+  /** Server-clock time the unsent bytes first went over the soft limit (undefined when under it). */
+  private overSince: number | undefined;
   /** Why it closed (undefined while open). */
   reason: WatchCloseReason | undefined;
 
@@ -118,8 +128,24 @@ export class WatchStream implements WatchSink {
     const chunk = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join("");
     this.pending.length = 0;
     this.reply.write(chunk);
-    if (!this.closed && this.reply.res.writableLength > this.opts.maxBufferedBytes)
-      this.finish("slow-client");
+    if (!this.closed && this.tooSlow(this.reply.res.writableLength)) this.finish("slow-client");
+  }
+
+  /**
+   * The slow-client rule, checked at every flush. A burst (the initial events of a big watch, a
+   * deletecollection) may push the buffer over the soft limit for a while; a client that is still over it
+   * after the grace period is not keeping up, and one over the hard limit costs too much memory to wait for.
+   */
+  private tooSlow(unsent: number): boolean {
+    const soft = this.opts.maxBufferedBytes;
+    if (unsent <= soft) {
+      this.overSince = undefined;
+      return false;
+    }
+    if (unsent > HARD_LIMIT_FACTOR * soft) return true;
+    const now = this.opts.clock.now();
+    this.overSince ??= now;
+    return now - this.overSince >= this.opts.slowClientGraceMs;
   }
 
   /** WatchSink.close: the backend ended the watch (after an ERROR event, for instance). */

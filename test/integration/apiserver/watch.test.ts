@@ -97,8 +97,19 @@ describe("watch streaming", () => {
     expect((await request(s, "POST", CMS, { body: cm("after") })).status).toBe(201);
   });
 
-  it("closes a client that does not read instead of buffering without bound", async () => {
+  it("lets a reading client drain a burst bigger than the soft limit (the initial events of a big watch)", async () => {
     const s = await start({ maxWatchBufferedBytes: 64 * 1024 }, ["w"]);
+    const big = "y".repeat(10 * 1024);
+    for (let i = 0; i < 20; i++) await request(s, "POST", CMS, { body: cm(`burst-${i}`, { big }) });
+    const w = openWatch(s, `${CMS}?watch=true`); // no resourceVersion: 200 KB of initial ADDED events at once
+    await until(() => w.events().length === 20);
+    expect(w.ended).toBe(false);
+    expect(s.openWatches).toBe(1);
+    w.close();
+  });
+
+  it("closes a client that does not read instead of buffering without bound", async () => {
+    const s = await start({ maxWatchBufferedBytes: 64 * 1024, slowWatchGraceMs: 0 }, ["w"]);
     const https = await import("node:https");
     const url = new URL(s.url);
     let received = 0;
