@@ -78,11 +78,12 @@ describe("bad input gets a Status with the right code", () => {
     );
   });
 
-  it("400 for malformed query parameters", async () => {
+  it("400 (422 for DeleteOptions) for malformed query parameters", async () => {
     expectStatus(await request(server, "GET", `${CMS}?limit=abc`), 400, "BadRequest");
     expectStatus(await request(server, "GET", `${CMS}?watch=maybe`), 400, "BadRequest");
     expectStatus(await request(server, "GET", `${CMS}?resourceVersionMatch=Sometimes`), 400, "BadRequest");
-    expectStatus(await request(server, "DELETE", `${CMS}/x?propagationPolicy=Never`), 400, "BadRequest");
+    // An unknown propagationPolicy decodes but fails DeleteOptions validation, as in kube-apiserver.
+    expectStatus(await request(server, "DELETE", `${CMS}/x?propagationPolicy=Never`), 422, "Invalid");
   });
 
   it("400 for path segments that try to escape", async () => {
