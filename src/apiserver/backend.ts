@@ -30,6 +30,7 @@ import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchHub } from "./storage/watch-hub.js";
 import type {
   ApiBackend,
   DeleteOptions,
+  GetOptions,
   KubeList,
   KubeObject,
   ListOptions,
@@ -119,9 +120,13 @@ export class Backend implements ApiBackend {
     return this.registry.onChange(listener);
   }
 
-  get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject {
+  get(rt: ResourceType, namespace: string | undefined, name: string, opts?: GetOptions): KubeObject {
     return guard(() => {
       const served = this.served(rt);
+      // The store is never behind its own writes: any valid resourceVersion up to the current one is served
+      // from the latest state; a newer one is 504 at once (kube-apiserver first waits up to 3 s).
+      const rv = parseResourceVersion(opts?.resourceVersion);
+      if (rv > this.store.revision) throw tooLargeResourceVersion(rv, this.store.revision);
       return present(this.writes.current(served, namespace, name).object(), rt);
     });
   }
@@ -129,7 +134,11 @@ export class Backend implements ApiBackend {
   list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): KubeList {
     return guard(() => {
       const r = this.readList(rt, namespace, opts);
-      return { ...listEnvelope(r), items: r.page.versions.map((v) => present(v.object(), rt)) };
+      const builtin = this.served(rt).crd === undefined;
+      return {
+        ...listEnvelope(r),
+        items: r.page.versions.map((v) => listItem(present(v.object(), rt), builtin)),
+      };
     });
   }
 
@@ -138,8 +147,7 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const r = this.readList(rt, namespace, opts);
       const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
-      const apiVersion = apiVersionOf(rt);
-      const items = r.page.versions.map((v) => itemJson(v, apiVersion));
+      const items = r.page.versions.map((v) => itemJson(v, rt, this.served(rt).crd === undefined));
       return `${envelope.slice(0, -2)}${items.join(",")}]}`;
     });
   }
@@ -254,17 +262,19 @@ export class Backend implements ApiBackend {
   ): KubeList {
     return guard(() => {
       const served = this.served(rt);
+      const builtin = served.crd === undefined;
       const r = this.readList(rt, namespace, { ...listOpts, limit: 0, resourceVersion: "", continue: "" });
       const items: KubeObject[] = [];
       for (const v of r.page.versions) {
         const obj = v.object();
         try {
-          items.push(
-            present(
-              this.deleteOne(served, obj.metadata?.namespace, obj.metadata!.name!, deleteOpts ?? {}),
-              rt,
-            ),
+          const deleted = this.deleteOne(
+            served,
+            obj.metadata?.namespace,
+            obj.metadata!.name!,
+            deleteOpts ?? {},
           );
+          items.push(listItem(present(deleted, rt), builtin));
         } catch (err) {
           if (!(err instanceof ApiError && err.code === 404)) throw err;
         }
@@ -327,7 +337,7 @@ export class Backend implements ApiBackend {
     opts: ListOptions | WatchOptions,
   ): ((v: StoredVersion) => boolean) | undefined {
     const extra = this.served(rt).strategy.extraFieldLabels;
-    const sel = buildSelection(opts.labelSelector, opts.fieldSelector, extra, rt.resource);
+    const sel = buildSelection(opts.labelSelector, opts.fieldSelector, extra);
     if (!sel) return undefined;
     // Label-only selections read the labels kept beside the stored bytes: no parse per object.
     return sel.needsObject ? (v) => sel.matches(v.object()) : (v) => sel.matchesLabels(v.labels);
@@ -448,8 +458,22 @@ function present(obj: KubeObject, rt: ResourceType): KubeObject {
   return Object.freeze({ ...obj, apiVersion });
 }
 
-function itemJson(v: StoredVersion, apiVersion: string): string {
-  // Stored JSON always starts with apiVersion (decodeBody puts it first), so the common case needs no parse.
-  if (v.json.startsWith(`{"apiVersion":${JSON.stringify(apiVersion)},`)) return v.json;
-  return JSON.stringify({ ...v.object(), apiVersion });
+/**
+ * One LIST item as JSON. kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list
+ * (the list's own type meta says them) but keeps them on custom resources (unstructured items carry their own).
+ */
+function itemJson(v: StoredVersion, rt: ResourceType, builtin: boolean): string {
+  const apiVersion = apiVersionOf(rt);
+  // Stored JSON always starts with apiVersion then kind (decodeBody puts them first), so the common case needs
+  // no parse: keep it as is, or cut the type meta off.
+  const typeMeta = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(rt.kind)},`;
+  if (v.json.startsWith(typeMeta)) return builtin ? `{${v.json.slice(typeMeta.length)}` : v.json;
+  return JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin));
+}
+
+/** A LIST item: without `apiVersion`/`kind` for built-in kinds (see {@link itemJson}). */
+function listItem(obj: KubeObject, builtin: boolean): KubeObject {
+  if (!builtin) return obj;
+  const { apiVersion: _v, kind: _k, ...rest } = obj;
+  return rest as KubeObject;
 }

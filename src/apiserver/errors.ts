@@ -109,7 +109,9 @@ export function conflict(t: StatusTarget, why: string = OPTIMISTIC_LOCK_MESSAGE)
 
 /** 422 Invalid with field causes; `kind` here is the object's Kind, as in `NewInvalid`. */
 export function invalid(kind: string, group: string, name: string, causes: StatusCause[]): ApiError {
-  const list = causes.map((c) => `${c.field ?? ""}: ${c.message ?? ""}`).join(", ");
+  const joined = causes.map((c) => `${c.field ?? ""}: ${c.message ?? ""}`).join(", ");
+  // Go's `utilerrors.Aggregate` brackets a list of several errors.
+  const list = causes.length > 1 ? `[${joined}]` : joined;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
   const details: NonNullable<StatusBody["details"]> = { name, kind, causes };
   if (group) details.group = group;

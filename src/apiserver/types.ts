@@ -78,6 +78,11 @@ export interface ListOptions {
   resourceVersionMatch?: "Exact" | "NotOlderThan";
 }
 
+/** Query parameters of a GET: `resourceVersion` ("0" any, N not older than N; malformed 500, too new 504). */
+export interface GetOptions {
+  resourceVersion?: string;
+}
+
 /** Query parameters of a WATCH. */
 export interface WatchOptions {
   labelSelector?: string;
@@ -148,7 +153,7 @@ export interface ApiBackend {
   /** Called whenever the served set changes (a CRD was created or deleted). Returns an unsubscribe. */
   onResourcesChanged(listener: () => void): () => void;
 
-  get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject;
+  get(rt: ResourceType, namespace: string | undefined, name: string, opts?: GetOptions): KubeObject;
   list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): KubeList;
   /**
    * Starts a watch. A resourceVersion older than the retained history produces one ERROR event (410 Expired

@@ -14,7 +14,7 @@ import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
  *   for the common built-in lists, `$patch` and friends); custom resources answer 415, as the real server
  *   does, because they have no Go struct tags to take merge keys from.
  * - `application/json-patch+json`: RFC 6902; a malformed document is 400, an operation that cannot apply
- *   (missing path, failed `test`) is 422 Invalid ("the server rejected our request due to an error in our
+ *   (missing path, failed `test`, unknown `op`) is 422 Invalid ("the server rejected our request due to an error in our
  *   request"), as the real server answers.
  * - `application/apply-patch+yaml` (server-side apply) is not implemented: 415 UnsupportedMediaType.
  */
@@ -46,7 +46,7 @@ export function applyPatch(
         if (!(err instanceof JsonPatchError)) throw err;
         if (err.message.startsWith("The allowed maximum operations")) throw tooLarge(err.message);
         if (err.malformed) throw badRequest(err.message);
-        throw patchRejected(err.message);
+        throw patchRejected();
       }
     default:
       throw failure(
@@ -57,9 +57,10 @@ export function applyPatch(
   }
 }
 
-/** 422 for a patch that cannot apply, the shape of apimachinery's `NewGenericServerResponse(422, ...)`. */
-function patchRejected(why: string): ApiError {
-  return failure(422, "Invalid", `the server rejected our request due to an error in our request: ${why}`, {
-    causes: [{ reason: "FieldValueInvalid", message: why }],
-  });
+/**
+ * 422 for a patch that cannot apply, exactly as apimachinery's `NewGenericServerResponse(422, ...)` renders it:
+ * the generic message and empty details (the real server drops the library's reason, so does this one).
+ */
+function patchRejected(): ApiError {
+  return failure(422, "Invalid", "the server rejected our request due to an error in our request", {});
 }

@@ -25,12 +25,11 @@ export function parseJsonPatch(doc: unknown): JsonPatchOperation[] {
     );
   }
   return doc.map((op, i) => {
-    if (!isJsonObject(op) || typeof op.op !== "string" || !OPS.has(op.op)) {
-      throw new JsonPatchError(
-        `Unexpected kind: ${isJsonObject(op) ? String(op.op) : typeof op} (operation ${i})`,
-        true,
-      );
+    if (!isJsonObject(op) || typeof op.op !== "string") {
+      throw new JsonPatchError(`Unexpected kind: ${typeof op} (operation ${i})`, true);
     }
+    // An unknown op name decodes fine and fails when applied: 422, like any operation that cannot apply.
+    if (!OPS.has(op.op)) throw new JsonPatchError(`Unexpected kind: ${op.op} (operation ${i})`, false);
     if (typeof op.path !== "string") throw new JsonPatchError(`operation ${i} is missing "path"`, true);
     if ((op.op === "move" || op.op === "copy") && typeof op.from !== "string") {
       throw new JsonPatchError(`operation ${i} (${op.op}) is missing "from"`, true);

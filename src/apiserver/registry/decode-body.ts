@@ -6,7 +6,7 @@ import { apiVersionOf } from "./resource-type.js";
 /**
  * Turns a request body into a private, mutable copy of the object the URL names, as kube-apiserver's decoder
  * does: the body must be a JSON object; `apiVersion`/`kind`, when present, must match the resource (400
- * BadRequest otherwise) and are filled in when absent; `metadata` must be an object. The copy goes through
+ * BadRequest otherwise, worded as kube-apiserver's decoder words it) and are filled in when absent; `metadata` must be an object. The copy goes through
  * JSON, so `__proto__` keys stay plain data and nothing the caller holds is shared with the store.
  */
 export function decodeBody(body: unknown, rt: ResourceType): KubeObject {
@@ -24,16 +24,8 @@ export function decodeBody(body: unknown, rt: ResourceType): KubeObject {
     throw err;
   }
   const expected = apiVersionOf(rt);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
-    throw badRequest(
-      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`,
-    );
-  }
-  if (obj.kind !== undefined && obj.kind !== rt.kind) {
-    throw badRequest(
-      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${rt.kind})`,
-    );
-  }
+  const mismatch = typeMetaMismatch(obj, rt, expected);
+  if (mismatch !== undefined) throw badRequest(mismatch);
   if (obj.metadata !== undefined && !isJsonObject(obj.metadata)) {
     throw badRequest(
       `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: metadata must be an object`,
@@ -49,6 +41,24 @@ export function decodeBody(body: unknown, rt: ResourceType): KubeObject {
   }
   // Stored objects always carry apiVersion and kind first, like the real server's encoder.
   return { apiVersion: expected, kind: rt.kind, ...obj, metadata: { ...meta } };
+}
+
+/**
+ * The decoder's 400 message when the body's apiVersion/kind name another type than the URL's, in kube-apiserver's
+ * words: `<Kind> in version "<v>" cannot be handled as a <Kind>: ...`, where an unknown apiVersion is
+ * "no kind ... is registered for version" and another kind of the same version is "unknown conversion".
+ */
+function typeMetaMismatch(obj: KubeObject, rt: ResourceType, expected: string): string | undefined {
+  const apiVersion = obj.apiVersion === undefined ? expected : String(obj.apiVersion);
+  const kind = obj.kind === undefined ? rt.kind : String(obj.kind);
+  if (apiVersion === expected && kind === rt.kind) return undefined;
+  const version = apiVersion.slice(apiVersion.indexOf("/") + 1);
+  const prefix = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${rt.kind}`;
+  if (apiVersion !== expected) {
+    return `${prefix}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`;
+  }
+  const internal = rt.group === "" ? "core" : rt.group;
+  return `${prefix}: converting (${version}.${kind}) to (${internal}.${rt.kind}): unknown conversion`;
 }
 
 function describe(v: unknown): string {

@@ -3,7 +3,16 @@ import type { Clock } from "../../clock/clock.js";
 import { joinKey } from "../../meta/keys.js";
 import { FieldErrors } from "../admission/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
-import { alreadyExists, badRequest, conflict, forbidden, invalid, notFound } from "../errors.js";
+import {
+  type ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  failure,
+  forbidden,
+  invalid,
+  notFound,
+} from "../errors.js";
 import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
@@ -76,6 +85,7 @@ export class GenericStore {
     this.checkNamespace(rt, ns, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(served, ns, meta.generateName);
     this.ctx.admitCreate(rt, ns, meta.name ?? "");
+    const sentVersion = meta.resourceVersion;
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(this.ctx.clock.now());
     for (const f of [
@@ -101,6 +111,11 @@ export class GenericStore {
     errs.throwIfAny(rt.kind, rt.group, meta.name ?? "");
     const key = joinKey(ns, meta.name!);
     const rs = this.ctx.store.resource(storageId(rt));
+    // The storage layer refuses a create carrying a version (etcd3 store's Create), after validation and
+    // before the existence check; a dry run never reaches it.
+    if (!opts.dryRun && typeof sentVersion === "string" && /^0*[1-9][0-9]*$/.test(sentVersion)) {
+      throw failure(500, "", "resourceVersion should not be set on objects to be created");
+    }
     if (rs.current(key)) throw alreadyExists({ group: rt.group, resource: rt.resource, name: meta.name! });
     if (opts.dryRun) return obj;
     return this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
@@ -158,12 +173,8 @@ export class GenericStore {
         },
       ]);
     }
-    if (meta.uid && meta.uid !== old.metadata?.uid) {
-      throw conflict(
-        target,
-        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
-      );
-    }
+    // A different uid is an attempt to change an immutable field (`ValidateObjectMetaUpdate`), not a precondition.
+    const sentUid = meta.uid && meta.uid !== old.metadata?.uid ? meta.uid : undefined;
     let next: KubeObject;
     if (sub === "status") next = s.prepareForStatusUpdate(obj, old);
     else if (sub === "finalize") next = (s as NamespaceStrategy).prepareForFinalize(obj, old);
@@ -177,6 +188,7 @@ export class GenericStore {
       next.metadata!.generation = (old.metadata?.generation ?? 0) + 1;
     }
     const errs = validateObjectMeta(next, (n) => s.nameErrors(n), new FieldErrors());
+    if (sentUid !== undefined) errs.invalid("metadata.uid", sentUid, "field is immutable");
     if (old.metadata?.deletionTimestamp) {
       validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
     }
@@ -204,7 +216,10 @@ export class GenericStore {
     const id = storageId(served.type);
     const key = joinKey(ns, next.metadata!.name!);
     if (shouldDeleteDuringUpdate(served, next)) {
-      return this.ctx.store.remove(id, key, ns)!.version.object();
+      // The response is the object as updated (without the removed finalizer), at the version it was
+      // deleted from, as kube-apiserver's `deleteWithoutFinalizers` answers an update.
+      this.ctx.store.remove(id, key, ns);
+      return Object.freeze(next);
     }
     delete next.metadata!.resourceVersion;
     return this.ctx.store.put(id, key, ns, next).version.object();
@@ -227,19 +242,7 @@ export class GenericStore {
     }
     const cur = this.current(served, ns, name);
     const old = cur.object();
-    const p = opts.preconditions;
-    if (p?.uid && p.uid !== old.metadata?.uid) {
-      throw conflict(
-        target,
-        `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
-      );
-    }
-    if (p?.resourceVersion && p.resourceVersion !== old.metadata?.resourceVersion) {
-      throw conflict(
-        target,
-        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${old.metadata?.resourceVersion ?? ""}`,
-      );
-    }
+    checkDeletePreconditions(rt, name, old, opts.preconditions);
     const deleting = old.metadata?.deletionTimestamp !== undefined;
     if (isNamespace && deleting && specFinalizers(old).length > 0) {
       throw conflict(
@@ -334,6 +337,33 @@ function restoreSystemFields(next: KubeObject, old: KubeObject): void {
   next.metadata = meta;
   next.apiVersion = old.apiVersion;
   next.kind = old.kind;
+}
+
+/**
+ * DELETE preconditions (`Preconditions.Check` in the storage layer): a uid or resourceVersion that differs from
+ * the stored object's is 409 Conflict naming the Kind (not the resource), with the storage layer's wording.
+ */
+function checkDeletePreconditions(
+  rt: ResourceType,
+  name: string,
+  old: KubeObject,
+  p: DeleteOptions["preconditions"],
+): void {
+  const mismatch = (field: "UID" | "ResourceVersion", want: string, have: string, hint: string): ApiError =>
+    failure(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on ${rt.kind} "${name}": the ${field} in the precondition (${want}) does not match the ${field} in record (${have}). ${hint}`,
+      { name, kind: rt.kind, ...(rt.group ? { group: rt.group } : {}) },
+    );
+  const uid = old.metadata?.uid ?? "";
+  if (p?.uid && p.uid !== uid) {
+    throw mismatch("UID", p.uid, uid, "The object might have been deleted and then recreated");
+  }
+  const rv = old.metadata?.resourceVersion ?? "";
+  if (p?.resourceVersion && p.resourceVersion !== rv) {
+    throw mismatch("ResourceVersion", p.resourceVersion, rv, "The object might have been modified");
+  }
 }
 
 /** `ShouldDeleteDuringUpdate`: deleting, no finalizers left (and, for namespaces, no spec finalizers). */

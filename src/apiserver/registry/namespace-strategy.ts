@@ -9,6 +9,9 @@ export const NAMESPACE_FINALIZER = "kubernetes";
 /** Namespaces that always exist and cannot be deleted (NamespaceLifecycle's immortal namespaces). */
 export const IMMORTAL_NAMESPACES: readonly string[] = ["default", "kube-system", "kube-public"];
 
+/** The label kube-apiserver keeps on every namespace, valued with its name (`v1.LabelMetadataName`). */
+export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
 /** `spec.finalizers` of a namespace object (empty when absent). */
 export function specFinalizers(ns: KubeObject): string[] {
   const s = isJsonObject(ns.spec) ? ns.spec : {};
@@ -18,7 +21,8 @@ export function specFinalizers(ns: KubeObject): string[] {
 /**
  * Namespace (core/v1), after `pkg/registry/core/namespace/strategy.go`: DNS-1123 label names; on create
  * `status.phase = Active` and `spec.finalizers` gains `kubernetes`; ordinary updates can change neither
- * `spec.finalizers` nor status (only `/finalize` and `/status` can); no generation.
+ * `spec.finalizers` nor status (only `/finalize` and `/status` can); no generation. Every write sets the label
+ * `kubernetes.io/metadata.name: <name>` (the strategy's `Canonicalize`), so selectors can match a namespace by name.
  */
 export class NamespaceStrategy extends BasicStrategy {
   constructor() {
@@ -33,11 +37,13 @@ export class NamespaceStrategy extends BasicStrategy {
       : [...finalizers, NAMESPACE_FINALIZER];
     obj.spec = spec;
     obj.status = { phase: "Active" };
+    labelWithName(obj);
   }
 
   override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
     obj.spec = old.spec;
     obj.status = old.status;
+    labelWithName(obj);
   }
 
   /** `/finalize`: only `spec.finalizers` is taken from the body. */
@@ -49,4 +55,13 @@ export class NamespaceStrategy extends BasicStrategy {
   override bumpsGeneration(): boolean {
     return false;
   }
+}
+
+/** Sets `kubernetes.io/metadata.name` to the namespace's name (overriding any value the client sent). */
+function labelWithName(obj: KubeObject): void {
+  const meta = obj.metadata ?? {};
+  // Malformed labels are left for validation to report.
+  if (meta.name === undefined || (meta.labels !== undefined && !isJsonObject(meta.labels))) return;
+  meta.labels = { ...(meta.labels ?? {}), [NAMESPACE_NAME_LABEL]: meta.name };
+  obj.metadata = meta;
 }

@@ -60,20 +60,25 @@ export class PodStrategy extends BasicStrategy {
         "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds`",
       );
     }
-    const containers = spec(obj)?.containers;
-    if (!Array.isArray(containers) || containers.length === 0) {
-      errs.required("spec.containers");
-      return;
-    }
-    containers.forEach((c, i) => {
-      const path = `spec.containers[${i}]`;
-      if (!isJsonObject(c)) errs.invalid(path, c, "must be an object");
-      else {
-        if (!c.name) errs.required(`${path}.name`);
-        if (!c.image) errs.required(`${path}.image`);
-      }
-    });
+    validateContainers(spec(obj), "spec", errs);
   }
+}
+
+/** Checks a pod spec at `path` lists named containers with images (`ValidatePodSpec`, simplified). */
+function validateContainers(podSpec: JsonObject | undefined, path: string, errs: FieldErrors): void {
+  const containers = podSpec?.containers;
+  if (!Array.isArray(containers) || containers.length === 0) {
+    errs.required(`${path}.containers`);
+    return;
+  }
+  containers.forEach((c, i) => {
+    const at = `${path}.containers[${i}]`;
+    if (!isJsonObject(c)) errs.invalid(at, c, "must be an object");
+    else {
+      if (!c.name) errs.required(`${at}.name`);
+      if (!c.image) errs.required(`${at}.image`);
+    }
+  });
 }
 
 /** A pod spec with the fields an update may change blanked out (`ValidatePodUpdate`'s mutable set, simplified). */
@@ -87,27 +92,33 @@ function mutablePodFieldsMasked(s: JsonObject | undefined): JsonObject {
   return copy;
 }
 
-/** Checks `spec.selector` is present and that template labels satisfy its matchLabels. */
+/**
+ * `ValidateDeploymentSpec`/`ValidateReplicaSetSpec`, simplified: `spec.selector` is required and not empty; the
+ * template's labels must match its matchLabels (a missing selector matches nothing, so that is reported too);
+ * the template's pod spec needs containers; replicas is a non-negative integer. All errors are collected, as
+ * kube-apiserver reports them together.
+ */
 function validateSelectorAndTemplate(obj: KubeObject, errs: FieldErrors): void {
   const s = spec(obj) ?? {};
   const selector = s.selector;
-  if (!isJsonObject(selector)) {
-    errs.required("spec.selector");
-    return;
-  }
-  const matchLabels = isJsonObject(selector.matchLabels) ? selector.matchLabels : {};
-  if (Object.keys(matchLabels).length === 0 && !Array.isArray(selector.matchExpressions)) {
-    errs.invalid("spec.selector", selector, "empty selector is invalid for deployment");
-  }
   const template = isJsonObject(s.template) ? s.template : {};
   const meta = isJsonObject(template.metadata) ? template.metadata : {};
   const labels = isJsonObject(meta.labels) ? meta.labels : {};
-  for (const [k, v] of Object.entries(matchLabels)) {
-    if (labels[k] !== v) {
-      errs.invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`");
-      return;
+  let matches: boolean;
+  if (!isJsonObject(selector)) {
+    errs.required("spec.selector");
+    matches = false;
+  } else {
+    const matchLabels = isJsonObject(selector.matchLabels) ? selector.matchLabels : {};
+    if (Object.keys(matchLabels).length === 0 && !Array.isArray(selector.matchExpressions)) {
+      errs.invalid("spec.selector", selector, "empty selector is invalid for deployment");
     }
+    matches = Object.entries(matchLabels).every(([k, v]) => labels[k] === v);
   }
+  if (!matches) {
+    errs.invalid("spec.template.metadata.labels", meta.labels, "`selector` does not match template `labels`");
+  }
+  validateContainers(isJsonObject(template.spec) ? template.spec : undefined, "spec.template.spec", errs);
   if (s.replicas !== undefined && (!Number.isInteger(s.replicas) || (s.replicas as number) < 0)) {
     errs.invalid("spec.replicas", s.replicas, "must be greater than or equal to 0");
   }

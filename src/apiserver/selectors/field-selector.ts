@@ -49,7 +49,7 @@ function unescapeValue(value: string): string {
 
 /**
  * Parses `?fieldSelector=`. Fields outside `supported` are rejected the way kube-apiserver rejects them
- * ("field label not supported: X"), which the backend reports as 400 BadRequest.
+ * (`"X" is not a known field selector: only "metadata.name", ...`), which the backend reports as 400 BadRequest.
  */
 export function parseFieldSelector(input: string | undefined, supported: readonly string[]): FieldSelector {
   if (input === undefined || input.trim() === "") return new FieldSelector([]);
@@ -58,7 +58,12 @@ export function parseFieldSelector(input: string | undefined, supported: readonl
     const m = /^([^=!\s]+)\s*(!=|==|=)(.*)$/s.exec(term.trim());
     if (!m) throw new SelectorParseError(`invalid selector: '${input}'; can't understand '${term}'`);
     const field = m[1]!;
-    if (!supported.includes(field)) throw new SelectorParseError(`field label not supported: ${field}`);
+    if (!supported.includes(field)) {
+      const known = [...supported].sort().map((f) => JSON.stringify(f));
+      throw new SelectorParseError(
+        `${JSON.stringify(field)} is not a known field selector: only ${known.join(", ")}`,
+      );
+    }
     reqs.push({ field, negate: m[2] === "!=", value: unescapeValue(m[3]!) });
   }
   return new FieldSelector(reqs);

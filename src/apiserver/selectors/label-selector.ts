@@ -118,7 +118,7 @@ export function parseLabelSelector(input: string | undefined): LabelSelector {
         req = { key, operator: op === ">" ? "gt" : "lt", values: [v!] };
       } else if (op === "in" || op === "notin") {
         next();
-        if (next() !== "(") fail(`found '${tokens[i - 1] ?? ""}', expected: '('`);
+        if (next() !== "(") fail(`found '${tokens[i - 1] ?? ""}' expected: '('`);
         const values: string[] = [];
         for (;;) {
           const t = next();

@@ -54,13 +54,12 @@ export class Selection {
 /**
  * Parses the selectors of a LIST or WATCH. Returns undefined when both are empty, so callers can take the
  * unfiltered fast path. A selector that does not parse, or a field label the kind does not support, is 400
- * BadRequest.
+ * BadRequest carrying the parser's message alone, as kube-apiserver 1.34 words it.
  */
 export function buildSelection(
   labelSelector: string | undefined,
   fieldSelector: string | undefined,
   extraFieldLabels: readonly string[],
-  resource: string,
 ): Selection | undefined {
   try {
     const labels = parseLabelSelector(labelSelector);
@@ -69,9 +68,7 @@ export function buildSelection(
     return new Selection(labels, fields);
   } catch (err) {
     if (err instanceof SelectorParseError) {
-      throw badRequest(
-        `Unable to find ${JSON.stringify(resource)} that match label selector ${JSON.stringify(labelSelector ?? "")}, field selector ${JSON.stringify(fieldSelector ?? "")}: ${err.message}`,
-      );
+      throw badRequest(err.message);
     }
     throw err;
   }

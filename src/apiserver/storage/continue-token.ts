@@ -20,13 +20,16 @@ export function encodeContinue(token: ContinueToken): string {
   return Buffer.from(JSON.stringify({ v: VERSION, rv: token.rev, start: token.start })).toString("base64url");
 }
 
-/** Decodes a token; anything malformed is 400 BadRequest. */
+/**
+ * Decodes a token; anything malformed is 400 BadRequest `invalid continue token: continue key is not valid:
+ * <why>`, kube-apiserver's wording (the reason after it is JavaScript's, not Go's JSON decoder's).
+ */
 export function decodeContinue(raw: string): ContinueToken {
   let doc: unknown;
   try {
     doc = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    throw badRequest(`continue key is not valid: ${JSON.stringify(raw)}`);
+  } catch (err) {
+    throw invalidContinue(err instanceof Error ? err.message : String(err));
   }
   if (
     !isJsonObject(doc) ||
@@ -36,9 +39,14 @@ export function decodeContinue(raw: string): ContinueToken {
     doc.rv < 1 ||
     typeof doc.start !== "string"
   ) {
-    throw badRequest(`continue key is not valid: ${JSON.stringify(raw)}`);
+    throw invalidContinue("server does not recognize this encoding");
   }
   return { rev: doc.rv, start: doc.start };
+}
+
+/** 400 for a continue token the server cannot use. */
+export function invalidContinue(why: string): ReturnType<typeof badRequest> {
+  return badRequest(`invalid continue token: continue key is not valid: ${why}`);
 }
 
 /** 410 Expired for a continue token whose revision was compacted away. */

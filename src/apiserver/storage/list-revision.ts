@@ -1,7 +1,8 @@
+import { FieldErrors } from "../admission/field-errors.js";
 import { badRequest } from "../errors.js";
 import type { ListOptions } from "../types.js";
-import { decodeContinue, expiredContinue } from "./continue-token.js";
-import { parseResourceVersion, tooLargeResourceVersion, tooOldList } from "./resource-version.js";
+import { decodeContinue, expiredContinue, invalidContinue } from "./continue-token.js";
+import { parseListResourceVersion, tooLargeResourceVersion, tooOldList } from "./resource-version.js";
 
 /** Where a LIST reads: the revision, and the key to resume at when it continues a paginated list. */
 export interface ListPosition {
@@ -15,7 +16,10 @@ export interface ListPosition {
  * Decides which revision a LIST reads, following kube-apiserver's resourceVersion table (api-concepts):
  * - `continue`: exactly the token's revision, from its key (a resourceVersion beside it is 400; a compacted
  *   revision is 410 Expired);
- * - resourceVersion unset or "0": the current revision (the embedded store is never stale);
+ * - resourceVersionMatch without resourceVersion: 422 Invalid ListOptions (`ValidateListOptions`);
+ * - resourceVersion unset: the current revision (the embedded store is never stale);
+ * - resourceVersion "0": the current revision, whole: like the watch cache, which serves RV=0 lists, the
+ *   `limit` is ignored (no continue token), so an informer's first list comes back in one piece;
  * - resourceVersion=N with `resourceVersionMatch=Exact`, or with a `limit` and no match: exactly N (410 if
  *   compacted);
  * - resourceVersion=N otherwise (NotOlderThan): the current revision;
@@ -27,18 +31,24 @@ export function resolveListPosition(opts: ListOptions, current: number, compacte
     if (opts.resourceVersion)
       throw badRequest("specifying resource version is not allowed when using continue");
     const token = decodeContinue(opts.continue);
-    if (token.rev > current) throw badRequest("continue key is not valid: revision is in the future");
+    if (token.rev > current) throw invalidContinue("revision is in the future");
     if (token.rev < compacted) throw expiredContinue();
     return { rev: token.rev, start: token.start, limit };
   }
   if (opts.resourceVersionMatch && !opts.resourceVersion) {
-    throw badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
+    new FieldErrors()
+      .forbidden(
+        "resourceVersionMatch",
+        "resourceVersionMatch is forbidden unless resourceVersion is provided",
+      )
+      .throwIfAny("ListOptions", "meta.k8s.io", "");
   }
-  const n = parseResourceVersion(opts.resourceVersion);
+  const n = parseListResourceVersion(opts.resourceVersion);
   if (opts.resourceVersionMatch === "Exact" && n === 0) {
     throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
   }
   if (n > current) throw tooLargeResourceVersion(n, current);
+  if (n === 0 && opts.resourceVersion === "0") return { rev: current, limit: 0 };
   const exact =
     opts.resourceVersionMatch === "Exact" || (opts.resourceVersionMatch === undefined && n > 0 && limit > 0);
   if (!exact) return { rev: current, limit };

@@ -2,12 +2,32 @@ import { type ApiError, badRequest, expired, failure } from "../errors.js";
 
 /**
  * Parses a resourceVersion from a client. "" and "0" both mean 0 ("any"), as in kube-apiserver's
- * `APIObjectVersioner.ParseResourceVersion`; anything but a non-negative decimal integer is 400 BadRequest.
+ * `APIObjectVersioner.ParseResourceVersion`. Anything but a non-negative decimal integer is the error that
+ * function returns, which kube-apiserver's GET and WATCH handlers pass through as a 500 without a reason
+ * (`resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`); a LIST wraps it
+ * in a 400 BadRequest (see {@link parseListResourceVersion}).
  */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === "") return 0;
-  if (!/^[0-9]{1,16}$/.test(rv)) throw badRequest(`invalid resource version: "${rv}"`);
+  const why = resourceVersionSyntaxError(rv);
+  if (why !== undefined) throw failure(500, "", why);
   return Number(rv);
+}
+
+/** {@link parseResourceVersion} for a LIST: 400 `invalid resource version: <why>`, as the cacher reports it. */
+export function parseListResourceVersion(rv: string | undefined): number {
+  if (rv === undefined || rv === "") return 0;
+  const why = resourceVersionSyntaxError(rv);
+  if (why !== undefined) throw badRequest(`invalid resource version: ${why}`);
+  return Number(rv);
+}
+
+/** The field error Go's `strconv.ParseUint` leads to for a resourceVersion, or undefined when it parses. */
+function resourceVersionSyntaxError(rv: string): string | undefined {
+  if (/^[0-9]{1,16}$/.test(rv)) return undefined;
+  const cause = /^[0-9]+$/.test(rv) ? "value out of range" : "invalid syntax";
+  const quoted = JSON.stringify(rv);
+  return `resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${cause}`;
 }
 
 /**
@@ -18,7 +38,7 @@ export function parseResourceVersion(rv: string | undefined): number {
 export function tooLargeResourceVersion(requested: number, current: number): ApiError {
   const why = `Too large resource version: ${requested}, current: ${current}`;
   return failure(504, "Timeout", `Timeout: ${why}`, {
-    causes: [{ reason: "ResourceVersionTooLarge", message: why }],
+    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
     retryAfterSeconds: 1,
   });
 }

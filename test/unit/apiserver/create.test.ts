@@ -147,11 +147,17 @@ describe("backend create", () => {
       metadata: {
         name: "web",
         uid: "mine",
-        resourceVersion: "7",
+        resourceVersion: "0",
         deletionTimestamp: "2020-01-01T00:00:00Z",
         generation: 9,
       },
-      spec: { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } } } },
+      spec: {
+        selector: { matchLabels: { app: "web" } },
+        template: {
+          metadata: { labels: { app: "web" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
     });
     expect(d.metadata?.uid).not.toBe("mine");
     expect(d.metadata?.deletionTimestamp).toBeUndefined();

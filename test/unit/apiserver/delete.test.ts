@@ -26,12 +26,17 @@ describe("backend delete", () => {
     const a = backend.create(cm, "default", configMap("a"));
     const uid = apiError(() => backend.delete(cm, "default", "a", { preconditions: { uid: "other" } }));
     expect(uid.code).toBe(409);
-    expect(uid.message).toContain(
-      `Precondition failed: UID in precondition: other, UID in object meta: ${a.metadata?.uid}`,
+    expect(uid.message).toBe(
+      `Operation cannot be fulfilled on ConfigMap "a": the UID in the precondition (other) does not match the UID in record (${a.metadata?.uid}). The object might have been deleted and then recreated`,
     );
-    expect(
-      apiError(() => backend.delete(cm, "default", "a", { preconditions: { resourceVersion: "1" } })).code,
-    ).toBe(409);
+    expect(uid.status.details).toEqual({ name: "a", kind: "ConfigMap" });
+    const rv = apiError(() =>
+      backend.delete(cm, "default", "a", { preconditions: { resourceVersion: "1" } }),
+    );
+    expect(rv.code).toBe(409);
+    expect(rv.message).toBe(
+      `Operation cannot be fulfilled on ConfigMap "a": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${a.metadata?.resourceVersion}). The object might have been modified`,
+    );
     backend.delete(cm, "default", "a", {
       preconditions: { uid: a.metadata!.uid!, resourceVersion: a.metadata!.resourceVersion! },
     });
@@ -42,7 +47,10 @@ describe("backend delete", () => {
     const { backend, deployments, clock } = setup();
     backend.create(deployments, "default", {
       metadata: { name: "web", finalizers: ["example.com/hold"] },
-      spec: { selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } } } },
+      spec: {
+        selector: { matchLabels: { a: "b" } },
+        template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+      },
     });
     const d = backend.delete(deployments, "default", "web");
     expect(d.metadata?.deletionTimestamp).toBe("2026-01-01T00:00:00Z");

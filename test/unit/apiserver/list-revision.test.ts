@@ -31,7 +31,7 @@ describe("which revision a LIST reads (the resourceVersion table)", () => {
     [{ resourceVersion: "40" }, "rev 100"],
     [{ resourceVersion: "101" }, "504"],
     [{ resourceVersion: "0", resourceVersionMatch: "Exact" }, "400"],
-    [{ resourceVersionMatch: "Exact" }, "400"],
+    [{ resourceVersionMatch: "Exact" }, "422"],
     [{ resourceVersion: "x" }, "400"],
     [{ continue: encodeContinue({ rev: 60, start: "ns/b" }) }, "rev 60 from ns/b"],
     [{ continue: encodeContinue({ rev: 40, start: "ns/b" }) }, "410"],
@@ -39,5 +39,13 @@ describe("which revision a LIST reads (the resourceVersion table)", () => {
     [{ continue: "%%%" }, "400"],
   ])("%j -> %s", (opts, expected) => {
     expect(outcome(opts)).toBe(expected);
+  });
+});
+
+describe("resourceVersion=0 lists are served whole", () => {
+  it("ignores limit for resourceVersion=0 (no continue token), as the watch cache does; honours it otherwise", () => {
+    expect(resolveListPosition({ resourceVersion: "0", limit: 5 }, 100, 50).limit).toBe(0);
+    expect(resolveListPosition({ limit: 5 }, 100, 50).limit).toBe(5);
+    expect(resolveListPosition({ resourceVersion: "70", limit: 5 }, 100, 50).limit).toBe(5);
   });
 });

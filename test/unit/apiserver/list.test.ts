@@ -110,7 +110,9 @@ describe("backend list", () => {
     expect(all("metadata.namespace=default,metadata.name!=a")).toEqual(["default/b"]);
     const err = apiError(() => backend.list(cm, undefined, { fieldSelector: "data.x=1" }));
     expect(err.code).toBe(400);
-    expect(err.message).toContain("field label not supported: data.x");
+    expect(err.message).toBe(
+      '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
     expect(names(backend.list(ns, undefined, { fieldSelector: "status.phase=Active" }))).toContain("default");
   });
 

@@ -52,7 +52,7 @@ describe("backend patch", () => {
     expect(s.data).toEqual({ y: "2", z: "3" });
   });
 
-  it("JSON patch: a failed test is 422 Invalid, a malformed patch 400", () => {
+  it("JSON patch: a failed test or unknown op is 422 Invalid, a malformed patch 400", () => {
     const { backend, cm } = setup();
     backend.create(cm, "default", configMap("a", { x: "1" }));
     const ok = backend.patch(cm, "default", "a", "application/json-patch+json", [
@@ -74,7 +74,7 @@ describe("backend patch", () => {
       apiError(() =>
         backend.patch(cm, "default", "a", "application/json-patch+json", [{ op: "bogus", path: "/" }]),
       ).code,
-    ).toBe(400);
+    ).toBe(422);
     expect(backend.get(cm, "default", "a").data).toEqual({ x: "2" });
   });
 

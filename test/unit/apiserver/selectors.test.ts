@@ -54,7 +54,7 @@ describe("field selector parser", () => {
 
   it("rejects unsupported fields and garbage", () => {
     expect(() => parseFieldSelector("spec.nodeName=x", fields)).toThrow(
-      "field label not supported: spec.nodeName",
+      '"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"',
     );
     expect(() => parseFieldSelector("nonsense", fields)).toThrow(SelectorParseError);
   });

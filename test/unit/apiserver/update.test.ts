@@ -7,7 +7,7 @@ const deployment = (name: string) => ({
   spec: {
     replicas: 1,
     selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
   },
 });
 
@@ -69,10 +69,14 @@ describe("backend update", () => {
     expect(u.metadata?.creationTimestamp).toBe(d.metadata?.creationTimestamp);
     expect(u.metadata?.generation).toBe(1);
     expect(u.metadata?.labels).toEqual({ x: "y" });
+    // Changing the uid is an immutable-field error (422), as kube-apiserver's ValidateObjectMetaUpdate says.
     const wrongUid = apiError(() =>
       backend.update(deployments, "default", "web", { ...u, metadata: { ...u.metadata, uid: "other" } }),
     );
-    expect(wrongUid.code).toBe(409);
+    expect(wrongUid.code).toBe(422);
+    expect(wrongUid.message).toBe(
+      'Deployment.apps "web" is invalid: metadata.uid: Invalid value: "other": field is immutable',
+    );
   });
 
   it("Deployment generation: +1 on spec or annotation changes, not on labels or status", () => {
@@ -193,7 +197,7 @@ describe("backend update", () => {
       { subresource: "finalize" },
     );
     expect(f.spec).toEqual({ finalizers: [] });
-    expect(f.metadata?.labels).toEqual({ a: "b" });
+    expect(f.metadata?.labels).toEqual({ a: "b", "kubernetes.io/metadata.name": n.metadata!.name });
   });
 
   it("objects being deleted accept no new finalizers (422), and emptying finalizers removes them", () => {
