@@ -86,7 +86,7 @@ describe("SharedIndexInformer against the embedded API server", () => {
     expect(await eventually(() => cluster.instruments!.metrics.snapshot().openWatches === 0)).toBe(true);
   });
 
-  it("paginates a 1,200-object initial list in pages of 500", async () => {
+  it("gets a 1,200-object initial list in one page: RV=0 is served whole, limit ignored (as the watch cache does)", async () => {
     const ns = await namespace();
     seedConfigMaps(backend, ns, 1200);
     const informer = informerIn(ns);
@@ -94,7 +94,7 @@ describe("SharedIndexInformer against the embedded API server", () => {
     try {
       expect(await informer.waitForCacheSync()).toBe(true);
       expect(informer.getIndexer().size).toBe(1200);
-      expect(informer.reflectorStats()).toMatchObject({ lists: 1, listPages: 3 });
+      expect(informer.reflectorStats()).toMatchObject({ lists: 1, listPages: 1 });
     } finally {
       await informer.stop();
     }
