@@ -301,26 +301,22 @@ describe("validation and decoding messages", () => {
 
   it("a body of another kind or apiVersion is 400 in the decoder's words", async () => {
     const namespace = await ns("kind");
-    const kind = await raw(
-      suite.kubeConfig,
-      "POST",
-      cmPath(namespace),
-      JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "w" } }),
-    );
-    expect(kind.code).toBe(400);
-    expect(kind.body.message).toBe(
-      'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
-    );
-    const version = await raw(
-      suite.kubeConfig,
-      "POST",
-      cmPath(namespace),
-      JSON.stringify({ apiVersion: "apps/v1", kind: "ConfigMap", metadata: { name: "w" } }),
-    );
-    expect(version.code).toBe(400);
-    expect(version.body.message).toBe(
-      'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"',
-    );
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { apiVersion: "v1", kind: "Secret" },
+        'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+      ],
+      [
+        { apiVersion: "apps/v1", kind: "ConfigMap" },
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"',
+      ],
+    ];
+    for (const [typeMeta, message] of cases) {
+      const body = JSON.stringify({ ...typeMeta, metadata: { name: "w" } });
+      const r = await raw(suite.kubeConfig, "POST", cmPath(namespace), body);
+      expect(r.code, body).toBe(400);
+      expect(r.body.message).toBe(message);
+    }
     const malformed = await raw(suite.kubeConfig, "POST", cmPath(namespace), "{not json");
     expect(malformed.code).toBe(400);
     expect(malformed.body.message).toMatch(
