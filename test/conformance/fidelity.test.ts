@@ -227,6 +227,17 @@ describe("resourceVersion parameters", () => {
     });
   });
 
+  it('resourceVersionMatch=Exact with resourceVersion "0" is 422 Invalid ListOptions', async () => {
+    const namespace = await ns("exact0");
+    const { code, status } = await failure(
+      api.listNamespacedConfigMap({ namespace, resourceVersion: "0", resourceVersionMatch: "Exact" }),
+    );
+    expect(code).toBe(422);
+    expect(status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
+  });
+
   it("a LIST at resourceVersion=0 ignores limit: every item, no continue token (the watch cache serves it)", async () => {
     const namespace = await ns("rv0");
     for (const n of ["a", "b", "c", "d", "e"])
@@ -274,6 +285,39 @@ describe("validation and decoding messages", () => {
       message: 'Invalid value: "x": field is immutable',
       field: "metadata.uid",
     });
+  });
+
+  it("a PUT with another uid is a 409 storage precondition; an unparsable resourceVersion a bare 500", async () => {
+    const namespace = await ns("putuid");
+    const made = await api.createNamespacedConfigMap({ namespace, body: cm("a") });
+    const uid = await failure(
+      api.replaceNamespacedConfigMap({ name: "a", namespace, body: { metadata: { name: "a", uid: "zzz" } } }),
+    );
+    expect(uid.code).toBe(409);
+    expect(uid.status.message).toBe(
+      `Operation cannot be fulfilled on configmaps "a": StorageError: invalid object, Code: 4, Key: /registry/configmaps/${namespace}/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: zzz, UID in object meta: ${made.metadata?.uid}`,
+    );
+    const rv = await failure(
+      api.replaceNamespacedConfigMap({
+        name: "a",
+        namespace,
+        body: { metadata: { name: "a", resourceVersion: "abc" } },
+      }),
+    );
+    expect(rv.code).toBe(500);
+    expect(rv.status.message).toBe('strconv.ParseUint: parsing "abc": invalid syntax');
+  });
+
+  it("PUT or PATCH on a collection is 405 MethodNotAllowed", async () => {
+    const namespace = await ns("collection");
+    for (const method of ["PUT", "PATCH"]) {
+      const r = await raw(suite.kubeConfig, method, cmPath(namespace), "{}", "application/merge-patch+json");
+      expect(r.code, method).toBe(405);
+      expect(r.body).toMatchObject({
+        reason: "MethodNotAllowed",
+        message: "the server does not allow this method on the requested resource",
+      });
+    }
   });
 
   it("an invalid Deployment reports every cause: selector, template labels, containers", async () => {

@@ -77,9 +77,10 @@ function verbFor(method: string, hasName: boolean, watchParam: boolean, legacyWa
     case "POST":
       return "create";
     case "PUT":
-      return "update";
     case "PATCH":
-      return "patch";
+      // kube-apiserver registers PUT and PATCH only on named objects: on a collection they are 405.
+      if (!hasName) throw methodNotAllowed("the server does not allow this method on the requested resource");
+      return method === "PUT" ? "update" : "patch";
     case "DELETE":
       return hasName ? "delete" : "deletecollection";
     default:

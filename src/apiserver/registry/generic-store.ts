@@ -163,6 +163,14 @@ export class GenericStore {
     const old = cur.object();
     const target = { group: rt.group, resource: rt.resource, name };
     if (meta.resourceVersion) {
+      // The storage layer parses the precondition first: garbage is its bare 500.
+      if (!/^[0-9]+$/.test(meta.resourceVersion)) {
+        throw failure(
+          500,
+          "",
+          `strconv.ParseUint: parsing ${JSON.stringify(meta.resourceVersion)}: invalid syntax`,
+        );
+      }
       if (meta.resourceVersion !== old.metadata?.resourceVersion) throw conflict(target);
     } else if (!s.allowUnconditionalUpdate && !req.fromPatch) {
       throw invalid(rt.kind, rt.group, name, [
@@ -173,8 +181,16 @@ export class GenericStore {
         },
       ]);
     }
-    // A different uid is an attempt to change an immutable field (`ValidateObjectMetaUpdate`), not a precondition.
+    // A different uid in a PUT body is a storage precondition (409); a patch that changes it is an attempt to
+    // change an immutable field (422, `ValidateObjectMetaUpdate`).
     const sentUid = meta.uid && meta.uid !== old.metadata?.uid ? meta.uid : undefined;
+    if (sentUid !== undefined && !req.fromPatch) {
+      const key = `/registry/${served.crd !== undefined ? `${rt.group}/` : ""}${rt.resource}/${joinKey(ns, name)}`;
+      throw conflict(
+        target,
+        `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${sentUid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
+      );
+    }
     let next: KubeObject;
     if (sub === "status") next = s.prepareForStatusUpdate(obj, old);
     else if (sub === "finalize") next = (s as NamespaceStrategy).prepareForFinalize(obj, old);

@@ -16,7 +16,7 @@ export interface ListPosition {
  * Decides which revision a LIST reads, following kube-apiserver's resourceVersion table (api-concepts):
  * - `continue`: exactly the token's revision, from its key (a resourceVersion beside it is 400; a compacted
  *   revision is 410 Expired);
- * - resourceVersionMatch without resourceVersion: 422 Invalid ListOptions (`ValidateListOptions`);
+ * - resourceVersionMatch without resourceVersion, or Exact with "0": 422 Invalid ListOptions (`ValidateListOptions`);
  * - resourceVersion unset: the current revision (the embedded store is never stale);
  * - resourceVersion "0": the current revision, whole: like the watch cache, which serves RV=0 lists, the
  *   `limit` is ignored (no continue token), so an informer's first list comes back in one piece;
@@ -45,7 +45,9 @@ export function resolveListPosition(opts: ListOptions, current: number, compacte
   }
   const n = parseListResourceVersion(opts.resourceVersion);
   if (opts.resourceVersionMatch === "Exact" && n === 0) {
-    throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+    new FieldErrors()
+      .forbidden("resourceVersionMatch", 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"')
+      .throwIfAny("ListOptions", "meta.k8s.io", "");
   }
   if (n > current) throw tooLargeResourceVersion(n, current);
   if (n === 0 && opts.resourceVersion === "0") return { rev: current, limit: 0 };

@@ -30,7 +30,7 @@ describe("which revision a LIST reads (the resourceVersion table)", () => {
     [{ resourceVersion: "40", limit: 5 }, "410"],
     [{ resourceVersion: "40" }, "rev 100"],
     [{ resourceVersion: "101" }, "504"],
-    [{ resourceVersion: "0", resourceVersionMatch: "Exact" }, "400"],
+    [{ resourceVersion: "0", resourceVersionMatch: "Exact" }, "422"],
     [{ resourceVersionMatch: "Exact" }, "422"],
     [{ resourceVersion: "x" }, "400"],
     [{ continue: encodeContinue({ rev: 60, start: "ns/b" }) }, "rev 60 from ns/b"],

@@ -69,14 +69,33 @@ describe("backend update", () => {
     expect(u.metadata?.creationTimestamp).toBe(d.metadata?.creationTimestamp);
     expect(u.metadata?.generation).toBe(1);
     expect(u.metadata?.labels).toEqual({ x: "y" });
-    // Changing the uid is an immutable-field error (422), as kube-apiserver's ValidateObjectMetaUpdate says.
+    // A different uid in a PUT body is a storage precondition: 409, in the storage layer's words.
     const wrongUid = apiError(() =>
       backend.update(deployments, "default", "web", { ...u, metadata: { ...u.metadata, uid: "other" } }),
     );
-    expect(wrongUid.code).toBe(422);
+    expect(wrongUid.code).toBe(409);
     expect(wrongUid.message).toBe(
-      'Deployment.apps "web" is invalid: metadata.uid: Invalid value: "other": field is immutable',
+      `Operation cannot be fulfilled on deployments.apps "web": StorageError: invalid object, Code: 4, Key: /registry/deployments/default/web, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${d.metadata?.uid}`,
     );
+    // The same change through a patch is an immutable-field error (422), as ValidateObjectMetaUpdate says.
+    const patched = apiError(() =>
+      backend.patch(deployments, "default", "web", "application/merge-patch+json", {
+        metadata: { uid: "x" },
+      }),
+    );
+    expect(patched.code).toBe(422);
+    expect(patched.message).toBe(
+      'Deployment.apps "web" is invalid: metadata.uid: Invalid value: "x": field is immutable',
+    );
+    // A resourceVersion the storage layer cannot parse is its bare 500.
+    const garbage = apiError(() =>
+      backend.update(deployments, "default", "web", {
+        ...u,
+        metadata: { ...u.metadata, resourceVersion: "abc" },
+      }),
+    );
+    expect(garbage.code).toBe(500);
+    expect(garbage.message).toBe('strconv.ParseUint: parsing "abc": invalid syntax');
   });
 
   it("Deployment generation: +1 on spec or annotation changes, not on labels or status", () => {
