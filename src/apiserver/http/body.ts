@@ -7,6 +7,7 @@ import type { IncomingMessage } from "node:http";
 import { loadYaml } from "@kubernetes/client-node";
 import { ApiError, badRequest, tooLarge, unsupportedMediaType } from "../errors.js";
 import type { PatchType } from "../types.js";
+import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 
 /** kube-apiserver's default request body limit: 3 MiB. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -31,12 +32,13 @@ export function patchTypeOf(req: IncomingMessage): PatchType {
 }
 
 /**
- * Checks that a create/update body is JSON (an absent Content-Type is taken as JSON). kube-apiserver also
- * accepts YAML, protobuf and CBOR; the embedded server only JSON, and says so in the 415.
+ * Checks that a create/update body is JSON (an absent Content-Type is taken as JSON) or Kubernetes protobuf
+ * (decoded by {@link readBody}). kube-apiserver also accepts YAML and CBOR; the embedded server does not, and
+ * says so in the 415.
  */
 export function requireJsonBody(req: IncomingMessage): void {
   const type = mediaType(req);
-  if (type === "" || type === "application/json" || type === "*/*") return;
+  if (type === "" || type === "application/json" || type === "*/*" || type === KUBERNETES_PROTOBUF) return;
   const hint = type.includes("protobuf")
     ? " (kubectl's imperative `create <kind>` commands send protobuf: use `kubectl create -f` or `kubectl apply -f` instead)"
     : "";
@@ -53,9 +55,15 @@ export function requireJsonBody(req: IncomingMessage): void {
 
 /**
  * Reads the whole body, failing with 413 as soon as it exceeds `limit` bytes (the rest is not read; the caller
- * closes the connection after answering).
+ * closes the connection after answering). A Kubernetes protobuf body (kubectl's imperative `create`) comes
+ * back decoded as JSON bytes, so the JSON path handles it (see ./protobuf/).
  */
-export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const raw = await readRawBody(req, limit);
+  return mediaType(req) === KUBERNETES_PROTOBUF ? protobufBodyAsJson(raw) : raw;
+}
+
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLargeError(limit));
   return new Promise<Buffer>((resolve, reject) => {
