@@ -12,4 +12,10 @@ export {
   UnknownProtobufFieldError,
 } from "./message-decoder.js";
 export type { FieldSpec, MessageSchema, Presence, ScalarType, ValueType } from "./message-schema.js";
-export { MalformedProtobufError, ProtoReader } from "./wire-reader.js";
+export {
+  type FieldKey,
+  MalformedProtobufError,
+  ProtoReader,
+  WireType,
+  type WireTypeNumber,
+} from "./wire-reader.js";
