@@ -17,6 +17,7 @@ import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
 import type { ServedResource } from "./registry/served-resource.js";
+import { type IncludeObject, type Table, toTable } from "./registry/table.js";
 import { buildSelection } from "./selectors/object-predicate.js";
 import { encodeContinue } from "./storage/continue-token.js";
 import { isJsonObject } from "./storage/json.js";
@@ -149,6 +150,30 @@ export class Backend implements ApiBackend {
       const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
       const items = r.page.versions.map((v) => itemJson(v, rt, this.served(rt).crd === undefined));
       return `${envelope.slice(0, -2)}${items.join(",")}]}`;
+    });
+  }
+
+  table(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string | undefined,
+    opts: ListOptions,
+    includeObject = "Metadata",
+  ): Table {
+    return guard(() => {
+      if (!["None", "Metadata", "Object"].includes(includeObject)) {
+        new FieldErrors()
+          .notSupported("includeObject", includeObject, ["Metadata", "None", "Object"])
+          .throwIfAny("TableOptions", "meta.k8s.io", "");
+      }
+      const include = includeObject as IncludeObject;
+      const now = this.clock.now();
+      if (name !== undefined) {
+        const obj = this.get(rt, namespace, name, opts);
+        return toTable(rt, [obj], { resourceVersion: obj.metadata?.resourceVersion ?? "" }, now, include);
+      }
+      const { metadata, items } = this.list(rt, namespace, opts);
+      return toTable(rt, items, metadata, now, include);
     });
   }
 

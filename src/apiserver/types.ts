@@ -194,6 +194,18 @@ export interface ApiBackend {
    * semantics and errors as `list`).
    */
   listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): string;
+  /**
+   * Optional: a GET (`name` set) or LIST answered as a `meta.k8s.io/v1` Table, for clients that ask with
+   * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (kubectl get). `includeObject` is the query parameter
+   * (None, Metadata or Object; default Metadata). Same errors as get and list.
+   */
+  table?(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string | undefined,
+    opts: ListOptions,
+    includeObject?: string,
+  ): unknown;
   /** Optional: stops the backend's timers (watch bookmarks) and closes its watches. Idempotent. */
   stop?(): void;
 }

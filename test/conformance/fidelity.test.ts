@@ -34,10 +34,11 @@ async function raw(
   path: string,
   body?: string,
   contentType = "application/json",
+  accept = "application/json",
 ): Promise<RawReply> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error("the kubeconfig has no current cluster");
-  const opts: Record<string, any> = { method, headers: { accept: "application/json" } };
+  const opts: Record<string, any> = { method, headers: { accept } };
   await kc.applyToHTTPSOptions(opts);
   if (body !== undefined) {
     opts.headers["content-type"] = contentType;
@@ -266,6 +267,47 @@ describe("wire shapes", () => {
     expect(deleted.body.items.map((i: any) => [i.metadata.name, i.kind, i.apiVersion])).toEqual([
       ["a", undefined, undefined],
     ]);
+  });
+});
+
+describe("Table output (kubectl get)", () => {
+  const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+  it("a LIST asked as Table is a meta.k8s.io/v1 Table: Name, the kind's columns, Age; rows carry metadata", async () => {
+    const namespace = await ns("table");
+    await api.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: "a" }, data: { x: "1", y: "2" } },
+    });
+    const r = await raw(suite.kubeConfig, "GET", cmPath(namespace), undefined, undefined, TABLE);
+    expect(r.code).toBe(200);
+    expect(r.body).toMatchObject({ kind: "Table", apiVersion: "meta.k8s.io/v1" });
+    expect(r.body.metadata.resourceVersion).toBeTruthy();
+    expect(r.body.columnDefinitions.map((c: any) => c.name)).toEqual(["Name", "Data", "Age"]);
+    expect(r.body.rows).toHaveLength(1);
+    expect(r.body.rows[0].cells.slice(0, 2)).toEqual(["a", 2]);
+    expect(r.body.rows[0].cells[2]).toMatch(/^\d+s$/);
+    expect(r.body.rows[0].object).toMatchObject({
+      kind: "PartialObjectMetadata",
+      apiVersion: "meta.k8s.io/v1",
+      metadata: { name: "a", namespace },
+    });
+  });
+
+  it("a GET asked as Table has one row (a namespace shows its Status)", async () => {
+    const namespace = await ns("tableget");
+    const r = await raw(
+      suite.kubeConfig,
+      "GET",
+      `/api/v1/namespaces/${namespace}`,
+      undefined,
+      undefined,
+      TABLE,
+    );
+    expect(r.code).toBe(200);
+    expect(r.body.kind).toBe("Table");
+    expect(r.body.columnDefinitions.map((c: any) => c.name)).toEqual(["Name", "Status", "Age"]);
+    expect(r.body.rows.map((row: any) => row.cells.slice(0, 2))).toEqual([[namespace, "Active"]]);
   });
 });
 

@@ -114,6 +114,18 @@ function deletedStatus(rt: ResourceType, obj: KubeObject): Omit<StatusBody, "mes
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
+/**
+ * Whether the client asked for a `meta.k8s.io/v1` Table (kubectl get sends
+ * `application/json;as=Table;v=v1;g=meta.k8s.io, ..., application/json`). Other Table versions fall through.
+ */
+function wantsTable(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  return accept.split(",").some((range) => {
+    const params = new Set(range.split(";").map((p) => p.trim()));
+    return params.has("as=Table") && params.has("v=v1") && params.has("g=meta.k8s.io");
+  });
+}
+
 async function optionalJson(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req);
   if (body.toString("utf8").trim() === "") return undefined;
@@ -130,12 +142,21 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
   switch (info.verb) {
     case "get": {
       const resourceVersion = query.get("resourceVersion");
+      if (wantsTable(req) && backend.table) {
+        const opts = resourceVersion ? { resourceVersion } : {};
+        reply.json(200, backend.table(rt, ns, name, opts, query.get("includeObject") || undefined));
+        return;
+      }
       reply.json(200, backend.get(rt, ns, name, resourceVersion ? { resourceVersion } : {}));
       return;
     }
     case "list":
       {
         const opts = listOptionsFrom(query);
+        if (wantsTable(req) && backend.table) {
+          reply.json(200, backend.table(rt, ns, undefined, opts, query.get("includeObject") || undefined));
+          return;
+        }
         // The backend's listJson fast path concatenates stored item bytes instead of re-serializing.
         reply.json(200, backend.listJson ? backend.listJson(rt, ns, opts) : backend.list(rt, ns, opts));
       }
