@@ -147,6 +147,57 @@ describe.skipIf(!KUBECTL)(
       expect(np.spec?.ports?.[0]?.nodePort).toBe(30080);
     });
 
+    it("the other imperative variants: multi-image deployment, loadbalancer/externalname services, docker-registry secret, env-file configmap", async () => {
+      await ok("create", "deployment", "duo", "-n", NS, "--image=nginx", "--image=redis:7");
+      const duo = await apps.readNamespacedDeployment({ name: "duo", namespace: NS });
+      expect(duo.spec?.template.spec?.containers.map((c) => [c.name, c.image])).toEqual([
+        ["nginx", "nginx"],
+        ["redis", "redis:7"],
+      ]);
+      await ok("create", "service", "loadbalancer", "lb", "-n", NS, "--tcp=443:8443");
+      expect((await core.readNamespacedService({ name: "lb", namespace: NS })).spec?.type).toBe(
+        "LoadBalancer",
+      );
+      await ok("create", "service", "externalname", "ext", "-n", NS, "--external-name=db.example.com");
+      const ext = await core.readNamespacedService({ name: "ext", namespace: NS });
+      expect([ext.spec?.type, ext.spec?.externalName]).toEqual(["ExternalName", "db.example.com"]);
+      await ok(
+        "create",
+        "secret",
+        "docker-registry",
+        "pull",
+        "-n",
+        NS,
+        "--docker-server=r.example.com",
+        "--docker-username=u",
+        "--docker-password=p",
+      );
+      const pull = await core.readNamespacedSecret({ name: "pull", namespace: NS });
+      expect(pull.type).toBe("kubernetes.io/dockerconfigjson");
+      const config = JSON.parse(
+        Buffer.from(pull.data?.[".dockerconfigjson"] ?? "", "base64").toString("utf8"),
+      );
+      expect(config.auths["r.example.com"].username).toBe("u");
+      const envFile = join(dir, "app.env");
+      await writeFile(envFile, "LEVEL=debug\nCOLOR=blue\n");
+      await ok("create", "configmap", "envcm", "-n", NS, `--from-env-file=${envFile}`);
+      expect((await core.readNamespacedConfigMap({ name: "envcm", namespace: NS })).data).toEqual({
+        LEVEL: "debug",
+        COLOR: "blue",
+      });
+    });
+
+    it("kubectl expose deployment (after create deployment) selects the deployment's pods", async () => {
+      await ok("create", "deployment", "shop", "-n", NS, "--image=nginx", "--port=80");
+      expect(await ok("expose", "deployment", "shop", "-n", NS, "--port=8080", "--target-port=80")).toBe(
+        "service/shop exposed\n",
+      );
+      const svc = await core.readNamespacedService({ name: "shop", namespace: NS });
+      expect(svc.spec?.selector).toEqual({ app: "shop" });
+      expect(svc.spec?.ports?.[0]?.port).toBe(8080);
+      expect(svc.spec?.ports?.[0]?.targetPort).toBe(80);
+    });
+
     it("kubectl run (sent as JSON) still works beside the protobuf path", async () => {
       await ok("run", "pod1", "-n", NS, "--image=nginx", "--labels=app=pod1,tier=web", "--env=MODE=demo");
       const pod = await core.readNamespacedPod({ name: "pod1", namespace: NS });
