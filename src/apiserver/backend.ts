@@ -161,12 +161,7 @@ export class Backend implements ApiBackend {
     includeObject = "Metadata",
   ): Table {
     return guard(() => {
-      if (!["None", "Metadata", "Object"].includes(includeObject)) {
-        new FieldErrors()
-          .notSupported("includeObject", includeObject, ["Metadata", "None", "Object"])
-          .throwIfAny("TableOptions", "meta.k8s.io", "");
-      }
-      const include = includeObject as IncludeObject;
+      const include = checkIncludeObject(includeObject);
       const now = this.clock.now();
       if (name !== undefined) {
         const obj = this.get(rt, namespace, name, opts);
@@ -174,6 +169,19 @@ export class Backend implements ApiBackend {
       }
       const { metadata, items } = this.list(rt, namespace, opts);
       return toTable(rt, items, metadata, now, include);
+    });
+  }
+
+  tableOf(rt: ResourceType, obj: KubeObject, includeObject = "Metadata"): Table {
+    return guard(() => {
+      const include = checkIncludeObject(includeObject);
+      return toTable(
+        rt,
+        [obj],
+        { resourceVersion: obj.metadata?.resourceVersion ?? "" },
+        this.clock.now(),
+        include,
+      );
     });
   }
 
@@ -456,6 +464,15 @@ function validateWatchOptions(opts: WatchOptions): void {
 }
 
 /** Runs `fn`, turning anything that is not an ApiError into 500 InternalError. */
+/** `?includeObject=`: None, Metadata or Object; anything else is 422 (`ValidateTableOptions`). */
+function checkIncludeObject(value: string): IncludeObject {
+  if (value === "None" || value === "Metadata" || value === "Object") return value;
+  new FieldErrors()
+    .notSupported("includeObject", value, ["Metadata", "None", "Object"])
+    .throwIfAny("TableOptions", "meta.k8s.io", "");
+  return "Metadata";
+}
+
 function guard<T>(fn: () => T): T {
   try {
     return fn();

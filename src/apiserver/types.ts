@@ -206,6 +206,8 @@ export interface ApiBackend {
     opts: ListOptions,
     includeObject?: string,
   ): unknown;
+  /** Optional: one watched object as the Table a watch asked `as=Table` sends in its event (see `table`). */
+  tableOf?(rt: ResourceType, obj: KubeObject, includeObject?: string): unknown;
   /** Optional: stops the backend's timers (watch bookmarks) and closes its watches. Idempotent. */
   stop?(): void;
 }

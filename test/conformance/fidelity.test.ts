@@ -294,6 +294,20 @@ describe("Table output (kubectl get)", () => {
     });
   });
 
+  it("a WATCH asked as Table sends each object as a one-row Table (kubectl get -w)", async () => {
+    const namespace = await ns("tablewatch");
+    await api.createNamespacedConfigMap({ namespace, body: { metadata: { name: "a" }, data: { x: "1" } } });
+    const path = `${cmPath(namespace)}?watch=true&resourceVersion=0&timeoutSeconds=1`;
+    const r = await raw(suite.kubeConfig, "GET", path, undefined, undefined, TABLE);
+    expect(r.code).toBe(200);
+    const text = typeof r.body === "string" ? r.body : JSON.stringify(r.body);
+    const first = JSON.parse(text.split("\n")[0] ?? "");
+    expect(first.type).toBe("ADDED");
+    expect(first.object).toMatchObject({ kind: "Table", apiVersion: "meta.k8s.io/v1" });
+    expect(first.object.rows.map((row: any) => row.cells.slice(0, 2))).toEqual([["a", 1]]);
+    expect(first.object.rows[0].object.metadata.name).toBe("a");
+  });
+
   it("a GET asked as Table has one row (a namespace shows its Status)", async () => {
     const namespace = await ns("tableget");
     const r = await raw(

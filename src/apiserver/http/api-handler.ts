@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Clock } from "../../clock/clock.js";
 import { toApiError } from "../errors.js";
 import type { Instruments } from "../instruments/instruments.js";
-import type { ApiBackend, ResourceType, WatchHandle } from "../types.js";
+import type { ApiBackend, ResourceType, WatchEvent, WatchHandle } from "../types.js";
 import { authenticate } from "./auth.js";
 import { crdSchemasOf } from "./crd-schemas.js";
 import { DiscoveryDocuments } from "./discovery.js";
@@ -156,8 +156,8 @@ export class ApiHandler {
       query,
       info,
       backend: this.opts.backend,
-      serveWatch: (rt, timeoutSeconds) =>
-        this.serveWatch(reply, state, query, rt, info.namespace, timeoutSeconds),
+      serveWatch: (rt, timeoutSeconds, asTable) =>
+        this.serveWatch(reply, state, query, rt, info.namespace, timeoutSeconds, asTable),
     });
   }
 
@@ -168,8 +168,12 @@ export class ApiHandler {
     rt: ResourceType,
     namespace: string | undefined,
     timeoutSeconds: number | undefined,
+    asTable = false,
   ): void {
     const watchOpts = watchOptionsFrom(query);
+    const render = asTable
+      ? tableRenderer(this.opts.backend, rt, query.get("includeObject") || undefined)
+      : undefined;
     const instruments = this.opts.instruments;
     // Capped at the longest delay a Node timer supports (~24.8 days); longer ones would fire at once.
     const timeoutMs = Math.min(
@@ -185,6 +189,7 @@ export class ApiHandler {
       maxBufferedBytes: this.opts.maxWatchBufferedBytes ?? DEFAULT_MAX_WATCH_BUFFER,
       slowClientGraceMs: this.opts.slowWatchGraceMs ?? DEFAULT_SLOW_WATCH_GRACE_MS,
       ...(maxEvents !== undefined ? { maxEvents } : {}),
+      ...(render ? { render } : {}),
       onStart: () => {
         state.streaming = true;
         this.watches.add(stream);
@@ -215,4 +220,25 @@ export class ApiHandler {
     stream.attach(handle);
     if (this.stopped) stream.finish("server-stop");
   }
+}
+
+/**
+ * Watch events for a client that asked `as=Table` (kubectl get -w): each ADDED/MODIFIED/DELETED object becomes
+ * a one-row Table, as kube-apiserver converts them; BOOKMARK and ERROR events pass through unchanged.
+ */
+function tableRenderer(
+  backend: ApiBackend,
+  rt: ResourceType,
+  includeObject: string | undefined,
+): ((ev: WatchEvent) => string | undefined) | undefined {
+  const tableOf = backend.tableOf?.bind(backend);
+  if (!tableOf) return undefined;
+  return (ev) => {
+    if (ev.type === "BOOKMARK" || ev.type === "ERROR") return undefined;
+    try {
+      return `${JSON.stringify({ type: ev.type, object: tableOf(rt, ev.object, includeObject) })}\n`;
+    } catch {
+      return undefined; // an unusable includeObject: the plain event rather than a broken stream
+    }
+  };
 }

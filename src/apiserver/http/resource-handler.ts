@@ -20,7 +20,7 @@ export interface ResourceRequest {
   info: ResourceRequestInfo;
   backend: ApiBackend;
   /** Opens a watch stream for `rt` (owned by the API handler, which tracks open watches). */
-  serveWatch(rt: ResourceType, timeoutSeconds: number | undefined): void;
+  serveWatch(rt: ResourceType, timeoutSeconds: number | undefined, asTable?: boolean): void;
 }
 
 /** Verbs allowed on subresources: status-like ones read and write, `finalize` only updates. */
@@ -162,7 +162,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       }
       return;
     case "watch":
-      r.serveWatch(rt, timeoutSecondsFrom(query));
+      r.serveWatch(rt, timeoutSecondsFrom(query), wantsTable(req));
       return;
     case "create": {
       const opts = writeOptionsFrom(query);

@@ -34,6 +34,8 @@ export interface WatchStreamOptions {
   slowClientGraceMs: number;
   /** Close after this many events (fault injection); undefined for no limit. */
   maxEvents?: number;
+  /** A per-watcher rendering of an event (Table watches); undefined: the event's shared line. */
+  render?: (ev: WatchEvent) => string | undefined;
   /** Called once when the response starts (status 200 and headers sent). */
   onStart?: () => void;
   /** Called for every event written. */
@@ -108,7 +110,7 @@ export class WatchStream implements WatchSink {
   event(ev: WatchEvent): void {
     if (this.closed) return;
     this.begin();
-    this.pending.push(ev.line());
+    this.pending.push(this.opts.render?.(ev) ?? ev.line());
     this.sent++;
     this.opts.onEvent?.();
     if (this.pending.length === 1) process.nextTick(() => this.flush());
