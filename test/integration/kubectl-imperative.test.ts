@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Cluster, startCluster } from "../../src/cluster/index.js";
@@ -16,11 +17,7 @@ import { type Cluster, startCluster } from "../../src/cluster/index.js";
 const KUBECTL = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].find((p) => existsSync(p));
 const NS = "imperative";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+const runKubectl = promisify(execFile);
 
 describe.skipIf(!KUBECTL)(
   `kubectl imperative commands${KUBECTL ? "" : " (skipped: kubectl not found in /usr/bin or /usr/local/bin)"}`,
@@ -30,22 +27,15 @@ describe.skipIf(!KUBECTL)(
     let core: CoreV1Api;
     let apps: AppsV1Api;
 
-    const kubectl = (...args: string[]): Promise<Run> =>
-      new Promise((resolve) => {
-        execFile(
-          KUBECTL as string,
-          ["--cache-dir", join(dir, "cache"), ...args],
-          { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 20_000 },
-          (err, stdout, stderr) => {
-            resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-          },
-        );
-      });
-    /** Runs kubectl and returns stdout, failing the test with kubectl's stderr on a non-zero exit. */
+    /** Runs kubectl and returns stdout; a non-zero exit fails the test with kubectl's stderr. */
     const ok = async (...args: string[]): Promise<string> => {
-      const r = await kubectl(...args);
-      expect(r.code, `kubectl ${args.join(" ")}: ${r.stderr}`).toBe(0);
-      return r.stdout;
+      const env = { ...process.env, KUBECONFIG: cluster.kubeconfigPath };
+      try {
+        const argv = ["--cache-dir", join(dir, "cache"), ...args];
+        return (await runKubectl(KUBECTL as string, argv, { env, timeout: 20_000 })).stdout;
+      } catch (err) {
+        throw new Error(`kubectl ${args.join(" ")} failed: ${(err as { stderr?: string }).stderr ?? err}`);
+      }
     };
 
     beforeAll(async () => {

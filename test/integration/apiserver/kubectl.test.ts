@@ -111,11 +111,10 @@ describe.skipIf(!KUBECTL)(
       }
     });
 
-    it("imperative create (protobuf body) gets a 415 that says what to do instead", async () => {
+    it("imperative create (protobuf body) is decoded (more in test/integration/kubectl-imperative.test.ts)", async () => {
       const r = await kubectl("create", "configmap", "imperative", "--from-literal=k=v");
-      expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain("application/json only");
-      expect(r.stderr).toContain("kubectl create -f");
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("configmap/imperative created");
     });
 
     it("resolves a CRD's kind, plural and short name", async () => {

@@ -108,14 +108,12 @@ export class ProtoReader {
 
   /** Reads a fixed 8-byte little-endian value. */
   fixed64(): bigint {
-    const b = this.take(8);
-    return new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
+    return this.view(8).getBigUint64(0, true);
   }
 
   /** Reads a fixed 4-byte little-endian value. */
   fixed32(): number {
-    const b = this.take(4);
-    return new DataView(b.buffer, b.byteOffset, 4).getUint32(0, true);
+    return this.view(4).getUint32(0, true);
   }
 
   /** Skips a field's value of the given wire type (used for envelope fields that carry nothing we need). */
@@ -134,6 +132,11 @@ export class ProtoReader {
         this.take(4);
         return;
     }
+  }
+
+  private view(n: number): DataView {
+    const bytes = this.take(n);
+    return new DataView(bytes.buffer, bytes.byteOffset, n);
   }
 
   private take(n: number): Uint8Array {
