@@ -73,6 +73,8 @@ export function failure(
     code,
   };
   if (details) status.details = details;
+  // Go omits an empty reason (StatusReasonUnknown), as kube-apiserver's bare 500s show.
+  if (reason === "") delete (status as Partial<StatusBody>).reason;
   return new ApiError(status);
 }
 
@@ -113,7 +115,8 @@ export function invalid(kind: string, group: string, name: string, causes: Statu
   // Go's `utilerrors.Aggregate` brackets a list of several errors.
   const list = causes.length > 1 ? `[${joined}]` : joined;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
-  const details: NonNullable<StatusBody["details"]> = { name, kind, causes };
+  // Go omits an empty name (invalid ListOptions, DeleteOptions).
+  const details: NonNullable<StatusBody["details"]> = { ...(name ? { name } : {}), kind, causes };
   if (group) details.group = group;
   return failure(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${list}`, details);
 }
