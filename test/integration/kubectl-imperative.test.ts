@@ -75,6 +75,17 @@ describe.skipIf(!KUBECTL)(
       expect(cm.binaryData).toEqual({ blob: Buffer.from([0xff, 0x00, 0x80, 0x0a]).toString("base64") });
     });
 
+    it("kubectl create --save-config carries the last-applied annotation (metadata.annotations)", async () => {
+      await ok("create", "configmap", "saved", "-n", NS, "--from-literal=a=1", "--save-config");
+      const cm = await core.readNamespacedConfigMap({ name: "saved", namespace: NS });
+      const applied = cm.metadata?.annotations?.["kubectl.kubernetes.io/last-applied-configuration"] ?? "{}";
+      expect(JSON.parse(applied)).toMatchObject({
+        kind: "ConfigMap",
+        data: { a: "1" },
+        metadata: { name: "saved" },
+      });
+    });
+
     it("kubectl create secret generic keeps bytes and the type", async () => {
       await ok(
         "create",

@@ -1,6 +1,6 @@
 /**
- * k8s.io/api/apps/v1 messages (apps/v1/generated.proto): Deployment and ReplicaSet. DeploymentSpec and
- * DeploymentStatus numbers checked against `kubectl create deployment`'s bytes (kubectl 1.32).
+ * k8s.io/api/apps/v1 messages (apps/v1/generated.proto): Deployment and ReplicaSet. Numbers checked against
+ * generated.proto and `kubectl create deployment`'s bytes (kubectl 1.32).
  */
 
 import { bool, int32, int64, intOrString, message, msg, PTR, str } from "./message-schema.js";
@@ -33,6 +33,7 @@ export const Deployment = message("Deployment", {
       6: int32("revisionHistoryLimit", PTR),
       7: bool("paused"),
       9: int32("progressDeadlineSeconds", PTR),
+      10: str("podReplacementPolicy", PTR),
     }),
   ),
   3: msg(

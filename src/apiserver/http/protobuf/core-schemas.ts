@@ -1,7 +1,7 @@
 /**
  * k8s.io/api/core/v1 messages (core/v1/generated.proto) for the kinds `kubectl create namespace | configmap |
- * secret | service` send: Namespace, ConfigMap, Secret, Service. Field numbers checked against kubectl 1.32's
- * request bodies. Every top-level object is metadata=1 followed by its own fields.
+ * secret | service` send: Namespace, ConfigMap, Secret, Service. Field numbers checked against generated.proto
+ * and kubectl 1.32's request bodies. Every top-level object is metadata=1 followed by its own fields.
  */
 
 import { bool, int32, intOrString, map, message, msg, msgs, PTR, str, strs } from "./message-schema.js";

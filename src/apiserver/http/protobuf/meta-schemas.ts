@@ -1,6 +1,6 @@
 /**
  * k8s.io/apimachinery/pkg/apis/meta/v1 messages (generated.proto): ObjectMeta, OwnerReference, LabelSelector.
- * Field numbers checked against the bytes kubectl 1.32 sends (ObjectMeta 1-8 and 11) and generated.proto.
+ * Field numbers checked against generated.proto and the bytes kubectl 1.32 sends.
  */
 import { bool, int64, map, message, msg, msgs, PTR, str, strs, time } from "./message-schema.js";
 

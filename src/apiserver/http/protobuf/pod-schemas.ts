@@ -1,7 +1,8 @@
 /**
  * k8s.io/api/core/v1 Pod messages (core/v1/generated.proto): Container and PodSpec with the fields `kubectl
- * create deployment` and `kubectl run` fill in (checked against kubectl 1.32's bytes), plus the common plain
- * ones. Volumes, probes, env valueFrom, affinity and tolerations are not in the table: such a body gets 415.
+ * create deployment` and `kubectl run` fill in (numbers checked against generated.proto and kubectl 1.32's
+ * bytes), plus the common plain ones. Volumes, probes, env valueFrom, affinity and tolerations are not in the
+ * table: such a body gets 415.
  */
 
 import { bool, int32, int64, map, message, msg, msgs, PTR, str, strs } from "./message-schema.js";
