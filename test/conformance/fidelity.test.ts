@@ -177,6 +177,13 @@ describe("resourceVersion parameters", () => {
     expect(code).toBe(500);
     expect(status.message).toBe("resourceVersion should not be set on objects to be created");
     expect(Object.keys(status)).not.toContain("reason"); // Go omits the empty reason
+    // A dry run never reaches the storage check: it succeeds and echoes the version sent.
+    const dry = await api.createNamespacedConfigMap({
+      namespace,
+      body: cm("a", { resourceVersion: "5" }),
+      dryRun: "All",
+    });
+    expect(dry.metadata?.resourceVersion).toBe("5");
     expect((await failure(api.readNamespacedConfigMap({ name: "a", namespace }))).code).toBe(404);
   });
 
@@ -450,6 +457,7 @@ describe("validation and decoding messages", () => {
     const namespace = await ns("params");
     const cases: Array<[Record<string, string>, string | RegExp]> = [
       [{ labelSelector: "a in b" }, "unable to parse requirement: found 'b' expected: '('"],
+      [{ labelSelector: "a===b" }, "unable to parse requirement: found '=', expected: identifier"],
       [
         { fieldSelector: "foo=bar" },
         '"foo" is not a known field selector: only "metadata.name", "metadata.namespace"',

@@ -117,7 +117,11 @@ export class GenericStore {
       throw failure(500, "", "resourceVersion should not be set on objects to be created");
     }
     if (rs.current(key)) throw alreadyExists({ group: rt.group, resource: rt.resource, name: meta.name! });
-    if (opts.dryRun) return obj;
+    if (opts.dryRun) {
+      // A dry run never reaches storage, so a resourceVersion the client sent comes back as sent.
+      if (typeof sentVersion === "string" && sentVersion !== "") meta.resourceVersion = sentVersion;
+      return obj;
+    }
     return this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
   }
 

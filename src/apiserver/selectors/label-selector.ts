@@ -109,6 +109,8 @@ export function parseLabelSelector(input: string | undefined): LabelSelector {
       else if (op === "=" || op === "==" || op === "!=") {
         next();
         const v = peek() === undefined || peek() === "," ? "" : next()!;
+        // Like the Go lexer, an operator token where a value belongs is not a value.
+        if (/^(!=|==|=|!|\(|\)|>|<)$/.test(v)) fail(`found '${v}', expected: identifier`);
         req = { key, operator: op === "!=" ? "!=" : "=", values: [checkValue(v)] };
       } else if (op === ">" || op === "<") {
         next();
