@@ -10,16 +10,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { failure, jsonPatch, mergePatch, type Status, useSuiteCluster } from "./support.js";
 
 const suite = useSuiteCluster();
+const ns = (prefix: string) => suite.namespace(prefix);
+/** The core/v1 client of the suite's cluster (made once it has started). */
 let api: CoreV1Api;
 beforeAll(() => {
   api = suite.kubeConfig.makeApiClient(CoreV1Api);
 });
-const ns = (prefix: string) => suite.namespace(prefix);
-const HOLD = "workbook.example.com/hold";
 
-function cm(name: string, extra: Partial<NonNullable<V1ConfigMap["metadata"]>> = {}): V1ConfigMap {
-  return { metadata: { name, ...extra }, data: { k: "v" } };
-}
+/** A one-key ConfigMap named `name`, with extra metadata (finalizers, resourceVersion...). */
+const cm = (name: string, meta: V1ConfigMap["metadata"] = {}): V1ConfigMap => ({
+  metadata: { ...meta, name },
+  data: { k: "v" },
+});
 
 /** One raw HTTPS exchange: status code and the body parsed as JSON. */
 interface RawReply {
@@ -156,7 +158,10 @@ describe("DELETE answers", () => {
 
   it("removing the last finalizer of a deleting object answers with the object without that finalizer", async () => {
     const namespace = await ns("release");
-    await api.createNamespacedConfigMap({ namespace, body: cm("held", { finalizers: [HOLD] }) });
+    await api.createNamespacedConfigMap({
+      namespace,
+      body: cm("held", { finalizers: ["workbook.example.com/hold"] }),
+    });
     await api.deleteNamespacedConfigMap({ name: "held", namespace });
     const released = await api.patchNamespacedConfigMap(
       { name: "held", namespace, body: { metadata: { finalizers: null } } },
