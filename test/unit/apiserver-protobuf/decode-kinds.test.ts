@@ -284,3 +284,52 @@ describe("Deployment, ReplicaSet and Lease", () => {
     });
   });
 });
+
+describe("Event", () => {
+  it("involvedObject, source, timestamps, count and the reporting fields", () => {
+    const involved = fields(
+      sfield(1, "Pod"),
+      sfield(2, "team-a"),
+      sfield(3, "web-1"),
+      sfield(4, "u-9"),
+      sfield(5, "v1"),
+      sfield(7, "spec.containers{app}"),
+    );
+    const raw = fields(
+      bfield(1, fields(sfield(1, "web-1.abc"), sfield(3, "team-a"))),
+      bfield(2, involved),
+      sfield(3, "Pulled"),
+      sfield(4, "image pulled"),
+      bfield(5, sfield(1, "kubelet")),
+      bfield(6, timestamp(1_700_000_000)),
+      bfield(7, timestamp(1_700_000_060)),
+      vfield(8, 2),
+      sfield(9, "Normal"),
+      bfield(10, new Uint8Array(0)),
+      sfield(14, "kubelet"),
+      sfield(15, "node-1"),
+    );
+    expect(decode(envelope("v1", "Event", raw))).toStrictEqual({
+      apiVersion: "v1",
+      kind: "Event",
+      metadata: { name: "web-1.abc", namespace: "team-a" },
+      involvedObject: {
+        kind: "Pod",
+        namespace: "team-a",
+        name: "web-1",
+        uid: "u-9",
+        apiVersion: "v1",
+        fieldPath: "spec.containers{app}",
+      },
+      reason: "Pulled",
+      message: "image pulled",
+      source: { component: "kubelet" },
+      firstTimestamp: "2023-11-14T22:13:20Z",
+      lastTimestamp: "2023-11-14T22:14:20Z",
+      count: 2,
+      type: "Normal",
+      reportingComponent: "kubelet",
+      reportingInstance: "node-1",
+    });
+  });
+});

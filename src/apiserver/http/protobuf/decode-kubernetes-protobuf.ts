@@ -12,6 +12,7 @@ import { Deployment, ReplicaSet } from "./apps-schemas.js";
 import { Lease } from "./coordination-schemas.js";
 import { ConfigMap, Namespace, Secret, Service } from "./core-schemas.js";
 import { parseEnvelope } from "./envelope.js";
+import { Event } from "./event-schemas.js";
 import { decodeMessage, UnknownProtobufFieldError } from "./message-decoder.js";
 import type { MessageSchema } from "./message-schema.js";
 import { Pod } from "./pod-schemas.js";
@@ -24,6 +25,7 @@ export const PROTOBUF_KINDS: ReadonlyMap<string, MessageSchema> = new Map([
   ["v1/Secret", Secret],
   ["v1/Service", Service],
   ["v1/Pod", Pod],
+  ["v1/Event", Event],
   ["apps/v1/Deployment", Deployment],
   ["apps/v1/ReplicaSet", ReplicaSet],
   ["coordination.k8s.io/v1/Lease", Lease],
