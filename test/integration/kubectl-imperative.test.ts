@@ -199,6 +199,33 @@ describe.skipIf(!KUBECTL)(
       expect(svc.spec?.ports?.[0]?.targetPort).toBe(80);
     });
 
+    it("a protobuf create stores exactly what the JSON path (`--dry-run=client -o json | create -f`) stores", async () => {
+      const commands: [string, string[]][] = [
+        ["configmap", ["create", "configmap", "NAME", "--from-literal=a=1", "--from-literal=b="]],
+        ["secret", ["create", "secret", "generic", "NAME", "--from-literal=k=v", "--type=example.com/t"]],
+        ["deployment", ["create", "deployment", "NAME", "--image=nginx:1.27", "--replicas=2", "--port=80"]],
+        ["service", ["create", "service", "nodeport", "NAME", "--tcp=80:http", "--node-port=30099"]],
+      ];
+      for (const [kind, template] of commands) {
+        const args = (name: string) => [...template.map((a) => (a === "NAME" ? name : a)), "-n", NS];
+        await ok(...args(`${kind}-pb`));
+        const manifest = join(dir, `${kind}.json`);
+        await writeFile(manifest, await ok(...args(`${kind}-js`), "--dry-run=client", "-o", "json"));
+        await ok("create", "-f", manifest);
+        const stored = async (name: string) => {
+          const obj = JSON.parse(await ok("get", kind, name, "-n", NS, "-o", "json"));
+          const { uid, resourceVersion, creationTimestamp, generation, ...meta } = obj.metadata;
+          const spec = { ...obj.spec };
+          if (kind === "service") {
+            delete spec.clusterIP; // allocated per Service
+            delete spec.clusterIPs;
+          }
+          return JSON.stringify({ ...obj, metadata: meta, spec, status: undefined }).replaceAll(name, "NAME");
+        };
+        expect(await stored(`${kind}-pb`), kind).toBe(await stored(`${kind}-js`));
+      }
+    });
+
     it("kubectl run (sent as JSON) still works beside the protobuf path", async () => {
       await ok("run", "pod1", "-n", NS, "--image=nginx", "--labels=app=pod1,tier=web", "--env=MODE=demo");
       const pod = await core.readNamespacedPod({ name: "pod1", namespace: NS });

@@ -328,6 +328,7 @@ describe("Event", () => {
       lastTimestamp: "2023-11-14T22:14:20Z",
       count: 2,
       type: "Normal",
+      eventTime: null,
       reportingComponent: "kubelet",
       reportingInstance: "node-1",
     });

@@ -1,4 +1,7 @@
-/** The bodies real kubectl sends decode to the JSON a `kubectl create -f` manifest of the same object would be. */
+/**
+ * The bodies real kubectl sends decode to the JSON a `kubectl create -f` manifest of the same object would be
+ * (gogo writes the zero creationTimestamp, which becomes null, as in kubectl's own JSON bodies).
+ */
 import { describe, expect, it } from "vitest";
 import { decodeKubernetesProtobuf } from "../../../src/apiserver/http/protobuf/index.js";
 import { kubectlBody } from "./kubectl-bodies.js";
@@ -8,7 +11,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("namespace"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Namespace",
-      metadata: { name: "demo" },
+      metadata: { name: "demo", creationTimestamp: null },
       spec: {},
       status: {},
     });
@@ -18,7 +21,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("configmap"))).toStrictEqual({
       apiVersion: "v1",
       kind: "ConfigMap",
-      metadata: { name: "x", namespace: "demo" },
+      metadata: { name: "x", namespace: "demo", creationTimestamp: null },
       data: { a: "b", c: "d" },
     });
   });
@@ -27,7 +30,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("secret"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: "s", namespace: "demo" },
+      metadata: { name: "s", namespace: "demo", creationTimestamp: null },
       data: { k: Buffer.from("v").toString("base64") },
     });
   });
@@ -36,12 +39,12 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("deployment"))).toStrictEqual({
       apiVersion: "apps/v1",
       kind: "Deployment",
-      metadata: { name: "web", namespace: "demo", labels: { app: "web" } },
+      metadata: { name: "web", namespace: "demo", creationTimestamp: null, labels: { app: "web" } },
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: "web" } },
         template: {
-          metadata: { labels: { app: "web" } },
+          metadata: { creationTimestamp: null, labels: { app: "web" } },
           spec: {
             containers: [{ name: "nginx", image: "nginx", ports: [{ containerPort: 80 }], resources: {} }],
           },
@@ -56,7 +59,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("service"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Service",
-      metadata: { name: "s", namespace: "demo", labels: { app: "s" } },
+      metadata: { name: "s", namespace: "demo", creationTimestamp: null, labels: { app: "s" } },
       spec: {
         ports: [
           { name: "80-8080", protocol: "TCP", port: 80, targetPort: 8080 },

@@ -96,7 +96,7 @@ function decodeInto(
     } else {
       const value = scalar(reader, spec, depth + 1, maxDepth, at);
       if (spec.repeated) listAt(out, spec.json).push(value);
-      else if (value === undefined || (spec.presence !== "pointer" && isZero(value))) delete out[spec.json];
+      else if (spec.presence !== "pointer" && isZero(value)) delete out[spec.json];
       else out[spec.json] = value;
     }
   }
@@ -130,7 +130,7 @@ function isZero(value: unknown): boolean {
   return value === "" || value === 0 || value === false;
 }
 
-/** Reads a scalar or value-type field; undefined means "absent in JSON" (the zero Time). */
+/** Reads a scalar or value-type field (a zero Time reads as null, as Go marshals it). */
 function scalar(
   reader: ProtoReader,
   spec: FieldSpec,

@@ -18,13 +18,14 @@ export const IntOrStringMessage = message("IntOrString", {
 export const QuantityMessage = message("Quantity", { 1: str("string") });
 
 /**
- * The RFC3339 text of a decoded Time/MicroTime, or undefined for the zero time (Go marshals it as null,
- * which the JSON path treats as absent). `micro` selects MicroTime's 6 fraction digits.
+ * The RFC3339 text of a decoded Time/MicroTime, or null for the zero time: Go marshals a zero metav1.Time as
+ * null, which is also what kubectl's JSON bodies carry (`"creationTimestamp": null`). `micro` selects
+ * MicroTime's 6 fraction digits.
  */
-export function timestampJson(decoded: Record<string, unknown>, micro: boolean): string | undefined {
+export function timestampJson(decoded: Record<string, unknown>, micro: boolean): string | null {
   const seconds = (decoded.seconds as number | undefined) ?? 0;
   const nanos = (decoded.nanos as number | undefined) ?? 0;
-  if (seconds === 0 && nanos === 0) return undefined;
+  if (seconds === 0 && nanos === 0) return null;
   if (nanos < 0 || nanos > 999_999_999) throw new MalformedProtobufError(`time nanos ${nanos} out of range`);
   const date = new Date(seconds * 1000);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) {
