@@ -201,6 +201,7 @@ describe.skipIf(!KUBECTL)(
 
     it("a protobuf create stores exactly what the JSON path (`--dry-run=client -o json | create -f`) stores", async () => {
       const commands: [string, string[]][] = [
+        ["namespace", ["create", "namespace", "NAME"]],
         ["configmap", ["create", "configmap", "NAME", "--from-literal=a=1", "--from-literal=b="]],
         ["secret", ["create", "secret", "generic", "NAME", "--from-literal=k=v", "--type=example.com/t"]],
         ["deployment", ["create", "deployment", "NAME", "--image=nginx:1.27", "--replicas=2", "--port=80"]],
