@@ -41,6 +41,9 @@ export function sleepOn(clock: Pick<Clock, "setTimer">, ms: number, signal?: Abo
   });
 }
 
+/** The longest delay Node's `setTimeout` honours (2^31-1 ms, about 24.8 days). */
+export const MAX_NODE_TIMER_MS = 2 ** 31 - 1;
+
 /** The wall clock, backed by `Date.now()` and Node's timers. */
 export class RealClock implements Clock {
   now(): number {
@@ -49,13 +52,24 @@ export class RealClock implements Clock {
 
   setTimer(ms: number, callback: () => void): Timer {
     let fired = false;
-    const handle = setTimeout(
-      () => {
-        fired = true;
-        callback();
-      },
-      Math.max(0, ms),
-    );
+    let handle: ReturnType<typeof setTimeout>;
+    const due = Date.now() + Math.max(0, ms);
+    // Node fires any delay above 2^31-1 ms after 1 ms; long timers are re-armed in steps until they are due.
+    const arm = (delay: number) => {
+      handle = setTimeout(
+        () => {
+          const left = due - Date.now();
+          if (left > 0 && delay === MAX_NODE_TIMER_MS) {
+            arm(Math.min(left, MAX_NODE_TIMER_MS));
+            return;
+          }
+          fired = true;
+          callback();
+        },
+        Math.min(delay, MAX_NODE_TIMER_MS),
+      );
+    };
+    arm(Math.max(0, ms));
     return {
       stop: () => {
         clearTimeout(handle);

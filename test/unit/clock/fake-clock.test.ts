@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../../../src/clock/index.js";
+import { FakeClock, MAX_NODE_TIMER_MS, RealClock } from "../../../src/clock/index.js";
 
 describe("FakeClock", () => {
   it("fires timers in due order and only when time reaches them", async () => {
@@ -46,5 +46,29 @@ describe("FakeClock", () => {
     clock.setTimer(100, tick);
     await clock.advance(1000);
     expect(times).toEqual([100, 200, 300, 400, 500]);
+  });
+});
+
+describe("RealClock", () => {
+  it("does not fire a timer longer than Node's 2^31-1 ms limit early", async () => {
+    const clock = new RealClock();
+    let fired = false;
+    const timer = clock.setTimer(MAX_NODE_TIMER_MS * 2, () => {
+      fired = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fired).toBe(false);
+    expect(timer.stop()).toBe(true);
+  });
+
+  it("fires short timers and reports stop() after firing as false", async () => {
+    const clock = new RealClock();
+    let fired = false;
+    const timer = clock.setTimer(1, () => {
+      fired = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fired).toBe(true);
+    expect(timer.stop()).toBe(false);
   });
 });
