@@ -227,6 +227,25 @@ describe.skipIf(!KUBECTL)(
       }
     });
 
+    it("kubectl create --dry-run=server decodes and validates the body but stores nothing", async () => {
+      const printed = JSON.parse(
+        await ok(
+          "create",
+          "configmap",
+          "dry",
+          "-n",
+          NS,
+          "--from-literal=a=1",
+          "--dry-run=server",
+          "-o",
+          "json",
+        ),
+      );
+      expect(printed.data).toEqual({ a: "1" });
+      const r = await ok("get", "configmaps", "-n", NS, "-o", "name");
+      expect(r).not.toContain("configmap/dry");
+    });
+
     it("kubectl run (sent as JSON) still works beside the protobuf path", async () => {
       await ok("run", "pod1", "-n", NS, "--image=nginx", "--labels=app=pod1,tier=web", "--env=MODE=demo");
       const pod = await core.readNamespacedPod({ name: "pod1", namespace: NS });
