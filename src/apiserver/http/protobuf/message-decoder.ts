@@ -2,7 +2,7 @@
  * Schema-driven protobuf -> JSON decoding: what gogo-protobuf's `Unmarshal` followed by encoding/json's
  * `Marshal` produce in kube-apiserver, done in one pass. Zero values gogo writes for non-pointer fields are
  * dropped as `omitempty` drops them; pointer fields keep a zero; empty messages stay `{}` (Go never omits
- * structs). A field number the schema does not know is never skipped: it raises
+ * structs); a zero Time is null, as Go marshals it. A field number the schema does not know is never skipped: it raises
  * {@link UnknownProtobufFieldError}, so no data is silently lost.
  */
 import type { FieldSpec, MessageSchema } from "./message-schema.js";
@@ -16,7 +16,7 @@ import {
 } from "./value-types.js";
 import { MalformedProtobufError, ProtoReader, WireType } from "./wire-reader.js";
 
-/** Messages nested deeper than this are refused (a Deployment needs 6; this leaves room, never unbounded). */
+/** Messages nested deeper than this are refused (a Deployment's resource Quantity sits 8 deep; never unbounded). */
 export const MAX_NESTING_DEPTH = 32;
 
 /** The body carries a field this decoder does not know: refused (415) instead of dropped. */
