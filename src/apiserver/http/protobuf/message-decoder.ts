@@ -2,8 +2,8 @@
  * Schema-driven protobuf -> JSON decoding: what gogo-protobuf's `Unmarshal` followed by encoding/json's
  * `Marshal` produce in kube-apiserver, done in one pass. Zero values gogo writes for non-pointer fields are
  * dropped as `omitempty` drops them; pointer fields keep a zero; empty messages stay `{}` (Go never omits
- * structs); a zero Time is null, as Go marshals it. A field number the schema does not know is never skipped: it raises
- * {@link UnknownProtobufFieldError}, so no data is silently lost.
+ * structs); a zero Time is null, as Go marshals it. A field number the schema does not know is never
+ * skipped: it raises {@link UnknownProtobufFieldError}, so no data is silently lost.
  */
 import type { FieldSpec, MessageSchema } from "./message-schema.js";
 import {
