@@ -28,7 +28,8 @@ export function boolParam(q: URLSearchParams, name: string): boolean | undefined
 function limitParam(q: URLSearchParams): number | undefined {
   const v = single(q, "limit");
   if (v === undefined || v === "") return undefined;
-  if (!/^[+-]?\d{1,15}$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  if (!/^[+-]?\d{1,15}$/.test(v))
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
   return Number(v);
 }
 
