@@ -17,10 +17,10 @@ import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
 import type { ServedResource } from "./registry/served-resource.js";
-import { type IncludeObject, type Table, toTable } from "./registry/table.js";
+import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
 import { buildSelection } from "./selectors/object-predicate.js";
 import { encodeContinue } from "./storage/continue-token.js";
-import { isJsonObject } from "./storage/json.js";
+import { isJsonObject, type JsonObject } from "./storage/json.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
 import { resolveListPosition } from "./storage/list-revision.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
@@ -163,25 +163,22 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const include = checkIncludeObject(includeObject);
       const now = this.clock.now();
+      const columns = this.printerColumns(rt);
       if (name !== undefined) {
         const obj = this.get(rt, namespace, name, opts);
-        return toTable(rt, [obj], { resourceVersion: obj.metadata?.resourceVersion ?? "" }, now, include);
+        const meta = { resourceVersion: obj.metadata?.resourceVersion ?? "" };
+        return toTable(rt, [obj], meta, now, include, columns);
       }
       const { metadata, items } = this.list(rt, namespace, opts);
-      return toTable(rt, items, metadata, now, include);
+      return toTable(rt, items, metadata, now, include, columns);
     });
   }
 
   tableOf(rt: ResourceType, obj: KubeObject, includeObject = "Metadata"): Table {
     return guard(() => {
       const include = checkIncludeObject(includeObject);
-      return toTable(
-        rt,
-        [obj],
-        { resourceVersion: obj.metadata?.resourceVersion ?? "" },
-        this.clock.now(),
-        include,
-      );
+      const meta = { resourceVersion: obj.metadata?.resourceVersion ?? "" };
+      return toTable(rt, [obj], meta, this.clock.now(), include, this.printerColumns(rt));
     });
   }
 
@@ -351,6 +348,27 @@ export class Backend implements ApiBackend {
   /** Stops the bookmark timer and closes every watch. Idempotent. */
   stop(): void {
     this.hub.stop();
+  }
+
+  /** A custom resource's printer columns from its CRD version (undefined for built-ins). */
+  private printerColumns(rt: ResourceType): PrinterColumn[] | undefined {
+    const crdName = this.served(rt).crd;
+    if (crdName === undefined) return undefined;
+    const crd = this.store.resource(CRD_STORAGE_ID).current(crdName)?.object();
+    const spec = crd && isJsonObject(crd.spec) ? crd.spec : {};
+    const versions = Array.isArray(spec.versions) ? spec.versions : [];
+    const version = versions.find((v) => isJsonObject(v) && v.name === rt.version);
+    const columns =
+      isJsonObject(version) && Array.isArray(version.additionalPrinterColumns)
+        ? version.additionalPrinterColumns
+        : [];
+    return columns.filter(
+      (c): c is PrinterColumn & JsonObject =>
+        isJsonObject(c) &&
+        typeof c.name === "string" &&
+        typeof c.jsonPath === "string" &&
+        typeof c.type === "string",
+    );
   }
 
   private served(rt: ResourceType): ServedResource {

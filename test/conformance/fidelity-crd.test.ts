@@ -3,6 +3,7 @@
  * own apiVersion and kind (kube-apiserver serves them as unstructured objects). Runs on every backend.
  */
 import { randomBytes } from "node:crypto";
+import { request } from "node:https";
 import { ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventually, useSuiteCluster } from "./support.js";
@@ -27,6 +28,11 @@ beforeAll(async () => {
             name: "v1",
             served: true,
             storage: true,
+            additionalPrinterColumns: [
+              { name: "Size", type: "integer", jsonPath: ".spec.size" },
+              { name: "Created", type: "date", jsonPath: ".metadata.creationTimestamp" },
+              { name: "Color", type: "string", jsonPath: ".spec.color", priority: 1 },
+            ],
             schema: { openAPIV3Schema: { type: "object", x_kubernetes_preserve_unknown_fields: true } },
           },
         ],
@@ -74,5 +80,58 @@ describe("custom resource lists", () => {
     expect(deleted.items.map((i: any) => [i.metadata.name, i.apiVersion, i.kind])).toEqual([
       ["g1", `${group}/v1`, "Gizmo"],
     ]);
+  });
+});
+
+describe("custom resource tables", () => {
+  it("a LIST asked as Table shows Name and the CRD's printer columns (dates as ages, missing values null)", async () => {
+    const namespace = await suite.namespace("gizmotable");
+    const objects = suite.kubeConfig.makeApiClient(CustomObjectsApi);
+    const ref = { group, version: "v1", namespace, plural };
+    await eventually(
+      () =>
+        objects
+          .createNamespacedCustomObject({
+            ...ref,
+            body: { apiVersion: `${group}/v1`, kind: "Gizmo", metadata: { name: "g1" }, spec: { size: 3 } },
+          })
+          .then(
+            () => true,
+            () => false,
+          ),
+      20_000,
+      "custom resource served",
+    );
+    const server = suite.kubeConfig.getCurrentCluster()?.server ?? "";
+    const https: Record<string, any> = {
+      headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" },
+    };
+    await suite.kubeConfig.applyToHTTPSOptions(https);
+    const table: any = await new Promise((resolve, reject) => {
+      const req = request(
+        new URL(`/apis/${group}/v1/namespaces/${namespace}/${plural}`, server),
+        https,
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => {
+            text += c.toString("utf8");
+          });
+          res.on("end", () => resolve(JSON.parse(text)));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(table.kind).toBe("Table");
+    expect(table.columnDefinitions.map((c: any) => [c.name, c.type, c.priority])).toEqual([
+      ["Name", "string", 0],
+      ["Size", "integer", 0],
+      ["Created", "date", 0],
+      ["Color", "string", 1],
+    ]);
+    expect(table.rows).toHaveLength(1);
+    const [name, size, created, color] = table.rows[0].cells;
+    expect([name, size, color]).toEqual(["g1", 3, null]);
+    expect(created).toMatch(/^\d+s$/);
   });
 });

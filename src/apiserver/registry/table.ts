@@ -30,6 +30,19 @@ export interface Table {
   rows: Array<{ cells: unknown[]; object?: unknown }>;
 }
 
+/**
+ * A custom resource's printer column (`additionalPrinterColumns` of its CRD version): a simple JSONPath such as
+ * `.spec.size` (dotted fields only; anything else prints as empty).
+ */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
+}
+
 /** A column plus how to compute its cell from an object. */
 interface Printer {
   column: TableColumn;
@@ -119,16 +132,16 @@ export function toTable(
   meta: TableListMeta,
   now: number,
   includeObject: IncludeObject = "Metadata",
+  customColumns?: readonly PrinterColumn[],
 ): Table {
   const age: Printer = {
     column: column("Age", "string", "Time since the object was created."),
     cell: (o) => humanAge(o.metadata?.creationTimestamp, now),
   };
-  const printers = [
-    NAME,
-    ...(KIND_PRINTERS[rt.group === "" || rt.group === "apps" ? rt.resource : ""] ?? []),
-    age,
-  ];
+  const printers =
+    customColumns !== undefined
+      ? customResourcePrinters(customColumns, now)
+      : [NAME, ...(KIND_PRINTERS[rt.group === "" || rt.group === "apps" ? rt.resource : ""] ?? []), age];
   return {
     kind: "Table",
     apiVersion: "meta.k8s.io/v1",
@@ -147,6 +160,44 @@ export function toTable(
       return row;
     }),
   };
+}
+
+/**
+ * A custom resource's columns: Name, then its CRD version's printer columns, or Age (a `date` column) when it
+ * declares none, as the CRD defaulting adds. Date cells print as ages, as kube-apiserver's CR table convertor does.
+ */
+function customResourcePrinters(columns: readonly PrinterColumn[], now: number): Printer[] {
+  const declared: readonly PrinterColumn[] =
+    columns.length > 0
+      ? columns
+      : [
+          {
+            name: "Age",
+            type: "date",
+            description: "Time since the object was created.",
+            jsonPath: ".metadata.creationTimestamp",
+          },
+        ];
+  return [
+    NAME,
+    ...declared.map((c) => ({
+      column: {
+        name: c.name,
+        type: c.type as TableColumn["type"],
+        format: c.format ?? "",
+        description: c.description ?? "",
+        priority: c.priority ?? 0,
+      },
+      cell: (o: KubeObject): unknown => {
+        const v = /^(\.[A-Za-z0-9_-]+)+$/.test(c.jsonPath)
+          ? field(o, ...c.jsonPath.slice(1).split("."))
+          : undefined;
+        if (v === undefined || v === null) return null;
+        if (c.type === "date") return humanAge(String(v), now);
+        return v;
+      },
+    })),
+  ];
 }
 
 function humanAge(created: string | undefined, now: number): string {

@@ -60,4 +60,23 @@ describe("toTable", () => {
     expect(one.rows[0]?.cells.slice(0, 2)).toEqual(["default", "Active"]);
     expect(() => backend.table(cm, "default", undefined, {}, "Everything")).toThrow(/includeObject/);
   });
+
+  it("custom resources: the CRD's printer columns, or a date-typed Age when it declares none", () => {
+    const { backend, cm } = setup();
+    const a = backend.create(cm, "default", { ...configMap("a"), data: { x: "1" } });
+    const now = Date.parse(a.metadata!.creationTimestamp!) + 5 * S;
+    const plain = toTable(cm, [a], {}, now, "None", []);
+    expect(plain.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
+      ["Name", "string"],
+      ["Age", "date"],
+    ]);
+    expect(plain.rows[0]?.cells).toEqual(["a", "5s"]);
+    const custom = toTable(cm, [a], {}, now, "None", [
+      { name: "X", type: "string", jsonPath: ".data.x" },
+      { name: "Missing", type: "integer", jsonPath: ".spec.size" },
+      { name: "Complex", type: "string", jsonPath: ".items[0].x" },
+    ]);
+    expect(custom.columnDefinitions.map((c) => c.name)).toEqual(["Name", "X", "Missing", "Complex"]);
+    expect(custom.rows[0]?.cells).toEqual(["a", "1", null, null]);
+  });
 });
