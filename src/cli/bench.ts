@@ -22,9 +22,14 @@ function row(f: BenchFigure): string {
 export async function run(args: string[]): Promise<number> {
   const filter = args[0];
   const results: Array<{ suite: string; figures: BenchFigure[] }> = [];
-  for (const load of suites) {
-    const { benchmark } = await load();
-    if (filter && !benchmark.name.includes(filter)) continue;
+  const loaded = await Promise.all(suites.map(async (load) => (await load()).benchmark));
+  const chosen = loaded.filter((b) => !filter || b.name.includes(filter));
+  if (chosen.length === 0) {
+    const names = loaded.map((b) => b.name).join(", ");
+    process.stderr.write(`workbook bench: no suite matches "${filter}"; suites: ${names}\n`);
+    return 2;
+  }
+  for (const benchmark of chosen) {
     process.stdout.write(`bench: ${benchmark.name}...\n`);
     const figures = await benchmark.run();
     for (const f of figures) process.stdout.write(`  ${row(f)}\n`);

@@ -7,37 +7,53 @@
 /** A subcommand: receives its arguments, resolves to the process exit code. */
 export type Command = (args: string[]) => Promise<number>;
 
-const commands: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
+/** A subcommand's entry: a one-line summary, its usage line(s), and a lazy loader. */
+interface CommandEntry {
+  summary: string;
+  usage: string;
+  load: () => Promise<{ run: Command }>;
+}
+
+const commands: Record<string, CommandEntry> = {
   setup: {
     summary: "prepare notebooks: package link, Python env, tslab kernel (npm install runs it)",
+    usage: "workbook setup [--force]",
     load: () => import("./setup.js"),
   },
   lab: {
     summary: "open JupyterLab on notebooks/ with the TypeScript kernel (npm start)",
+    usage: "workbook lab [jupyter lab options...]",
     load: () => import("./lab.js"),
   },
   cluster: {
     summary: "run the embedded cluster in the foreground for kubectl (npm run cluster)",
+    usage: "workbook cluster [--port N] [--host ADDR]",
     load: () => import("./cluster.js"),
   },
   notebooks: {
     summary: "execute every notebook headless under tslab; fail on any error (npm run notebooks)",
+    usage: "workbook notebooks [notebook.ipynb ...] [--timeout SECONDS] [--output-dir DIR]",
     load: () => import("./notebooks.js"),
   },
   grade: {
     summary: "grade labs/ (or solutions/ with --solutions) per requirement (npm run grade)",
+    usage: "workbook grade [--solutions] [--labs-dir DIR] [--graders-dir DIR] [lab-filter]",
     load: () => import("./grade.js"),
   },
   bench: {
     summary: "run the benchmarks and write figures to bench-results/ (npm run bench)",
+    usage: "workbook bench [suite-name-filter]",
     load: () => import("./bench.js"),
   },
   envtest: {
     summary: "build or locate real kube-apiserver/etcd binaries, or run an envtest control plane",
+    usage: "workbook envtest build [--version 1.34.4] [--parallelism 2] [--force] | path | start",
     load: () => import("./envtest.js"),
   },
   conformance: {
     summary: "run the API scenario suite on every available backend; side-by-side table",
+    usage:
+      "workbook conformance [--backends embedded,envtest,kind,kubeconfig] [--dir test/conformance] [--out FILE]",
     load: () => import("./conformance.js"),
   },
 };
@@ -58,6 +74,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`workbook: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${command.summary}\n\nusage: ${command.usage}\n`);
+    return 0;
+  }
   const mod = await command.load();
   return mod.run(rest);
 }
@@ -67,7 +87,16 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`workbook: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
+    // Bad arguments are the user's to fix: say what was wrong and how to ask for usage, without a stack trace.
+    const code = (err as { code?: unknown } | null)?.code;
+    const badArgs = typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+    const message = err instanceof Error ? err.message : String(err);
+    const detail = process.env.WORKBOOK_DEBUG && err instanceof Error ? (err.stack ?? message) : message;
+    const hint =
+      badArgs || /unknown (option|argument)/.test(message)
+        ? `\nrun \`workbook ${process.argv[2]} --help\` for usage`
+        : "";
+    process.stderr.write(`workbook: ${detail}${hint}\n`);
+    process.exitCode = badArgs ? 2 : 1;
   },
 );
