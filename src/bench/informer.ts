@@ -130,7 +130,7 @@ export const benchmark: Benchmark = {
           met: meets(unpagedMs, "<= 1000"),
           peer: { name: "client-node makeInformer", value: peerMs, ratio: peerMs / unpagedMs },
           notes:
-            "same single request as client-node; the default pages by 500 like client-go (kube-apiserver's watch cache ignores the limit at RV=0, the embedded server honours it)",
+            "same single request as client-node; the default pages by 500 like client-go (at RV=0 both kube-apiserver's watch cache and the embedded server ignore the limit, so both rows make one request)",
         },
         {
           name: "initial sync speed vs client-node makeInformer (client-node time / ours)",
