@@ -52,25 +52,30 @@ beforeAll(async () => {
   };
 });
 
+/** Creates Gizmo `g1`, retrying until the new CRD is served (a real server establishes it asynchronously). */
+async function createWhenServed(
+  objects: CustomObjectsApi,
+  ref: { group: string; version: string; namespace: string; plural: string },
+  fields: Record<string, unknown>,
+): Promise<void> {
+  const body = { apiVersion: `${group}/v1`, kind: "Gizmo", metadata: { name: "g1" }, ...fields };
+  await eventually(
+    () =>
+      objects.createNamespacedCustomObject({ ...ref, body }).then(
+        () => true,
+        () => false,
+      ),
+    20_000,
+    "custom resource served",
+  );
+}
+
 describe("custom resource lists", () => {
   it("keep apiVersion and kind on every item, in LIST and DELETE collection", async () => {
     const namespace = await suite.namespace("gizmo");
     const objects = suite.kubeConfig.makeApiClient(CustomObjectsApi);
     const ref = { group, version: "v1", namespace, plural };
-    await eventually(
-      () =>
-        objects
-          .createNamespacedCustomObject({
-            ...ref,
-            body: { apiVersion: `${group}/v1`, kind: "Gizmo", metadata: { name: "g1" } },
-          })
-          .then(
-            () => true,
-            () => false,
-          ),
-      20_000,
-      "custom resource served",
-    );
+    await createWhenServed(objects, ref, {});
     const list: any = await objects.listNamespacedCustomObject(ref);
     expect(list.kind).toBe("GizmoList");
     expect(list.items.map((i: any) => [i.metadata.name, i.apiVersion, i.kind])).toEqual([
@@ -88,20 +93,7 @@ describe("custom resource tables", () => {
     const namespace = await suite.namespace("gizmotable");
     const objects = suite.kubeConfig.makeApiClient(CustomObjectsApi);
     const ref = { group, version: "v1", namespace, plural };
-    await eventually(
-      () =>
-        objects
-          .createNamespacedCustomObject({
-            ...ref,
-            body: { apiVersion: `${group}/v1`, kind: "Gizmo", metadata: { name: "g1" }, spec: { size: 3 } },
-          })
-          .then(
-            () => true,
-            () => false,
-          ),
-      20_000,
-      "custom resource served",
-    );
+    await createWhenServed(objects, ref, { spec: { size: 3 } });
     const server = suite.kubeConfig.getCurrentCluster()?.server ?? "";
     const https: Record<string, any> = {
       headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" },
