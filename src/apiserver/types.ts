@@ -93,6 +93,7 @@ export interface WatchOptions {
   sendInitialEvents?: boolean;
 }
 
+/** The `type` of a watch event on the wire (`k8s.io/apimachinery/pkg/watch`). */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
 /**
@@ -135,6 +136,7 @@ export interface WriteOptions {
   fieldManager?: string;
 }
 
+/** The PATCH content types kube-apiserver accepts; each selects a patch algorithm. */
 export type PatchType =
   | "application/merge-patch+json"
   | "application/json-patch+json"
