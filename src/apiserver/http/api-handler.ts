@@ -145,7 +145,7 @@ export class ApiHandler {
     const info = parseRequestInfo(req.method ?? "GET", path, boolParam(query, "watch") === true);
     state.info = info;
     if (info.kind === "nonresource") {
-      serveNonResource(info.path, query, reply, this.discovery, this.openapi);
+      serveNonResource(info.path, query, reply, this.discovery, this.openapi, req.headers.accept ?? "");
       return;
     }
     const { verb, resource } = labels(info, req.method ?? "GET");

@@ -13,7 +13,8 @@
  *   metadata): the embedded server does not describe built-in kinds' own fields.
  * - `apply` computes a strategic merge patch with the compiled-in Go types when the schema has no patch
  *   metadata, so nothing more is needed for it.
- * `/openapi/v2` stays 404: kubectl falls back cleanly everywhere it is optional once v3 answers.
+ * `/openapi/v2` is an empty document (`non-resource.ts`): kubectl 1.32 never needs it once v3 answers, and older
+ * kubectl (Debian's 1.20) only needs it to exist.
  */
 import type { ResourceType } from "../types.js";
 import type { DiscoveryDocuments } from "./discovery.js";
