@@ -9,6 +9,19 @@ describe("discovery and health", () => {
   });
   afterAll(() => server.stop());
 
+  it("serves an empty /openapi/v2: protobuf (swagger 2.0, nothing else) for old kubectl, JSON otherwise", async () => {
+    const pb = await request(server, "GET", "/openapi/v2", {
+      headers: { accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" },
+    });
+    expect(pb.status).toBe(200);
+    // Go's mime.ParseMediaType (client-go) must accept the Content-Type: no '@' in it.
+    expect(pb.headers["content-type"]).toBe("application/octet-stream");
+    expect(Buffer.from(pb.text, "latin1")).toEqual(Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]));
+    const json = await request(server, "GET", "/openapi/v2");
+    expect(json.status).toBe(200);
+    expect(json.json).toMatchObject({ swagger: "2.0", paths: {}, definitions: {} });
+  });
+
   it("serves /api with the core version and the server address", async () => {
     const res = await request(server, "GET", "/api");
     expect(res.status).toBe(200);
