@@ -3,7 +3,7 @@
  * runs the API scenario suite once per backend (vitest with `WORKBOOK_CLUSTER` set and the JSON reporter),
  * then prints and writes a side-by-side table and every scenario where a real backend disagrees with the
  * embedded server. By default it runs every backend available here: embedded always, envtest when binaries are
- * found, kind when a container runtime answers; kubeconfig only when asked for (it is your cluster).
+ * found, kind when a container runtime answers and a node image can be had; kubeconfig only when asked for (it is your cluster).
  * Exits 1 when a scenario failed anywhere.
  */
 import { spawn } from "node:child_process";
@@ -26,9 +26,8 @@ async function unavailableReason(backend: string): Promise<string | undefined> {
       : "no kube-apiserver/etcd binaries (KUBEBUILDER_ASSETS or `workbook envtest build`)";
   }
   if (backend === "kind") {
-    const { containerRuntimeUnavailableReason } = await import("../cluster/kind/runtime.js");
-    const reason = await containerRuntimeUnavailableReason();
-    return reason ? `no container runtime (${reason})` : undefined;
+    const { kindUnavailableReason } = await import("../cluster/kind/availability.js");
+    return kindUnavailableReason();
   }
   return undefined;
 }

@@ -15,15 +15,22 @@ import type { StartedTestContainer } from "testcontainers";
 import type { Clock } from "../clock/index.js";
 import type { Cluster, StartClusterOptions } from "./cluster.js";
 import { bootstrapKindNode } from "./kind/bootstrap.js";
+import { engineImageStore } from "./kind/engine.js";
 import { resolveKindImage } from "./kind/image.js";
+import { chooseKindImage, type ImageStore } from "./kind/image-source.js";
 import { rewriteKindKubeconfig } from "./kind/kubeconfig-rewrite.js";
 import { type ContainerRuntimeProbe, requireContainerRuntime } from "./kind/runtime.js";
 import { waitForKindReady } from "./kind/wait-ready.js";
 
 /** Options of the kind backend (`startCluster({backend: "kind", kind: {...}})`). */
 export interface KindOptions {
-  /** Node image (default: `WORKBOOK_KIND_IMAGE`, else the pinned kindest/node v1.34.0). */
+  /**
+   * Node image (default: `WORKBOOK_KIND_IMAGE`, else the pinned kindest/node v1.34.0 when present or pullable,
+   * else the image `workbook kind build-image` made on this machine).
+   */
   image?: string;
+  /** Where images are looked up and pulled (default: the engine Testcontainers finds). */
+  imageStore?: ImageStore;
   /** Cluster name; the kubeconfig context is `kind-<name>` (default `workbook`). */
   clusterName?: string;
   /** Node (and container host) name (default `<clusterName>-control-plane`). */
@@ -53,10 +60,13 @@ export async function startKindCluster(options: StartClusterOptions = {}): Promi
   const log = options.log ?? (() => {});
   const clusterName = opts.clusterName ?? "workbook";
   const nodeName = opts.nodeName ?? `${clusterName}-control-plane`;
-  const image = resolveKindImage(opts.image);
+  // A malformed image name is the caller's mistake: say so before asking any engine.
+  const requested = opts.image ?? process.env.WORKBOOK_KIND_IMAGE;
+  if (requested) resolveKindImage(requested, {});
   await requireContainerRuntime(opts.probe);
+  const { image } = await chooseKindImage(opts.imageStore ?? engineImageStore(), { requested, log });
 
-  log(`kind: pulling ${image} if needed (about 1 GB the first time) and booting the node`);
+  log(`kind: booting the node from ${image}`);
   const { KindNodeContainer } = await import("./kind/node-container.js");
   const node: StartedTestContainer = await new KindNodeContainer(image, {
     nodeName,

@@ -1,12 +1,13 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster } from "../../../src/cluster/index.js";
-import { containerRuntimeUnavailableReason } from "../../../src/cluster/kind/runtime.js";
+import { kindUnavailableReason } from "../../../src/cluster/kind/availability.js";
 import type { KindCluster } from "../../../src/cluster/kind.js";
 
-// Runs for real only where a Docker-compatible engine answers; skips with the reason everywhere else.
-const unavailable = await containerRuntimeUnavailableReason();
-if (unavailable) console.warn(`kind integration test skipped: no container runtime (${unavailable})`);
+// Runs for real only where a container engine answers and a node image can be had (present, pulled, or built
+// here by `workbook kind build-image`); skips with the reason everywhere else.
+const unavailable = await kindUnavailableReason();
+if (unavailable) console.warn(`kind integration test skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)("kind backend (kindest/node via Testcontainers)", () => {
   let cluster: KindCluster;
