@@ -1,16 +1,22 @@
 /**
- * kube-controller-workbook: the Kubernetes controller machinery (client-go's concepts, TypeScript idiom) and an
- * embedded Kubernetes API server to run it against. Each area lives in its own folder; this file re-exports them.
+ * kube-controller-workbook: the Kubernetes controller machinery, client-go's concepts in TypeScript idiom.
+ * This root entry point is what a learner meets first: the floor (`src/apimachinery`), the clock, the client,
+ * the cache, the workqueue, the controller runner, leader election, the metadata helpers, the built-in
+ * controllers and `startCluster()`.
+ *
+ * The rest lives behind its own entry point:
+ * - `kube-controller-workbook/apiserver`: the embedded Kubernetes API server and its instruments;
+ * - `kube-controller-workbook/viz`: pictures from live state for the notebooks;
+ * - `kube-controller-workbook/grading`: lab and notebook checks;
+ * - `kube-controller-workbook/questions`: the question bank and quiz logic.
  */
-export * from "./apiserver/index.js";
+export * from "./apimachinery/index.js";
+export * from "./builtin-controllers/index.js";
 export * from "./cache/index.js";
 export * from "./client/index.js";
 export * from "./clock/index.js";
 export * from "./cluster/index.js";
 export * from "./controller/index.js";
-export * from "./controllers/index.js";
-export * from "./grading/index.js";
 export * from "./leaderelection/index.js";
 export * from "./meta/index.js";
-export * from "./viz/index.js";
 export * from "./workqueue/index.js";

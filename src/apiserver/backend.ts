@@ -6,9 +6,12 @@
  * re-serialization), `stop()` (stops the bookmark timer and closes all watches) and, on watch handles,
  * `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its timeout).
  */
+
+import { badRequest, failure, forbidden, notFound, StatusError } from "../apimachinery/errors.js";
+import type { KubeObject } from "../apimachinery/object.js";
 import { type Clock, realClock } from "../clock/clock.js";
 import { FieldErrors } from "./admission/field-errors.js";
-import { ApiError, badRequest, failure, forbidden, notFound, toApiError } from "./errors.js";
+import { responseError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
@@ -16,9 +19,9 @@ import { isDryRunAll } from "./registry/deletion-policy.js";
 import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
+import { buildSelection } from "./registry/selection-predicate.js";
 import type { ServedResource } from "./registry/served-resource.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
-import { buildSelection } from "./selectors/object-predicate.js";
 import { encodeContinue } from "./storage/continue-token.js";
 import { isJsonObject, type JsonObject } from "./storage/json.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
@@ -33,7 +36,6 @@ import type {
   DeleteOptions,
   GetOptions,
   KubeList,
-  KubeObject,
   ListOptions,
   PatchType,
   ResourceType,
@@ -306,7 +308,7 @@ export class Backend implements ApiBackend {
           );
           items.push(listItem(present(deleted, rt), builtin));
         } catch (err) {
-          if (!(err instanceof ApiError && err.code === 404)) throw err;
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
         }
       }
       return {
@@ -481,7 +483,7 @@ function validateWatchOptions(opts: WatchOptions): void {
   errs.throwIfAny("ListOptions", "meta.k8s.io", "");
 }
 
-/** Runs `fn`, turning anything that is not an ApiError into 500 InternalError. */
+/** Runs `fn`, turning anything that is not an StatusError into 500 InternalError. */
 /** `?includeObject=`: None, Metadata or Object; anything else is 422 (`ValidateTableOptions`). */
 function checkIncludeObject(value: string): IncludeObject {
   if (value === "None" || value === "Metadata" || value === "Object") return value;
@@ -495,7 +497,7 @@ function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw toApiError(err);
+    throw responseError(err);
   }
 }
 

@@ -1,12 +1,12 @@
 /**
- * The embedded Kubernetes API server: HTTP layer, TLS, kubeconfig and instruments (http/, server.ts, tls.ts,
- * kubeconfig.ts, instruments/) and the storage-and-semantics backend (backend.ts, storage/, registry/,
- * admission/, patch/, selectors/).
+ * `kube-controller-workbook/apiserver`: the embedded Kubernetes API server. The HTTP layer, TLS, kubeconfig and
+ * instruments (http/, server.ts, tls.ts, kubeconfig.ts, instruments/) and the storage-and-semantics backend
+ * (backend.ts, storage/, registry/, admission/, patch/). It stands on the floor (`src/apimachinery`: object
+ * types, selectors, Status errors), which the root entry point exports.
  */
 
 export { FieldErrors } from "./admission/field-errors.js";
 export * from "./backend.js";
-export { ApiError, type StatusBody, type StatusCause } from "./errors.js";
 export * from "./http/request-info.js";
 export * from "./instruments/index.js";
 export * from "./kubeconfig.js";
@@ -14,8 +14,6 @@ export { applyPatch } from "./patch/apply-patch.js";
 export { applyJsonPatch, type JsonPatchOperation } from "./patch/json-patch.js";
 export { applyMergePatch } from "./patch/merge-patch.js";
 export { finalizersForDeletion } from "./registry/deletion-policy.js";
-export { FieldSelector, parseFieldSelector } from "./selectors/field-selector.js";
-export { LabelSelector, parseLabelSelector } from "./selectors/label-selector.js";
 export * from "./server.js";
 export { EventHistory } from "./storage/event-history.js";
 export { MvccStore } from "./storage/mvcc-store.js";

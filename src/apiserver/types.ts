@@ -4,50 +4,13 @@
  * Kubernetes semantic (resourceVersion, generation, finalizers, deletion, validation). Mirrors the split in
  * kube-apiserver between `pkg/endpoints` (handlers) and `pkg/registry/generic/registry.Store` (semantics).
  */
-
-/** Any Kubernetes object as JSON. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [field: string]: unknown;
-}
-
-/** The subset of `metav1.ObjectMeta` the server reads and writes. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-  [field: string]: unknown;
-}
-
-/** `metav1.OwnerReference`. */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+import type { KubeObject, ObjectList } from "../apimachinery/object.js";
 
 /** A list response (`metav1.ListMeta` plus items). */
-export interface KubeList {
+export interface KubeList extends ObjectList<KubeObject> {
   apiVersion: string;
   kind: string;
   metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
-  items: KubeObject[];
 }
 
 /** One served resource: what discovery advertises and what the router resolves a URL to. */
@@ -145,7 +108,7 @@ export type PatchType =
 
 /**
  * The storage-and-semantics backend behind the HTTP layer. Every method either returns or throws an
- * {@link ApiError} carrying a Kubernetes `Status`; nothing else escapes.
+ * {@link StatusError} carrying a Kubernetes `Status`; nothing else escapes.
  */
 export interface ApiBackend {
   /** Every resource currently served (built-ins plus established CRDs). */

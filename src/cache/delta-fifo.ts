@@ -1,5 +1,5 @@
-import type { MetaObject } from "../client/object.js";
-import { FifoBuffer } from "./fifo-buffer.js";
+import type { MetaObject } from "../apimachinery/object.js";
+import { RingBuffer } from "../apimachinery/ring-buffer.js";
 import type { KeyListerGetter, ReflectorStore } from "./store.js";
 import { DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from "./tombstone.js";
 
@@ -47,7 +47,7 @@ export interface DeltaFIFOOptions<T> {
  */
 export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorStore<T> {
   private items = new Map<string, Delta<T>[]>();
-  private readonly queue = new FifoBuffer<string>();
+  private readonly queue = new RingBuffer<string>();
   private populated = false;
   private initialPopulationCount = 0;
   private closed = false;

@@ -1,6 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { MetaObject } from "../apimachinery/object.js";
 import { type ListerWatcher, ListWatch, type ListWatchScope } from "../client/list-watch.js";
-import type { MetaObject } from "../client/object.js";
 import { descriptorKey, type ResourceDescriptor } from "../client/resource-descriptor.js";
 import type { Clock } from "../clock/clock.js";
 import { Lister } from "./lister.js";

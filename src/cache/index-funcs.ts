@@ -1,4 +1,4 @@
-import type { MetaObject } from "../client/object.js";
+import type { MetaObject } from "../apimachinery/object.js";
 
 /**
  * Computes the indexed values of an object; an object may have several (client-go's `IndexFunc`). Return `[]` to

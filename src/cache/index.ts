@@ -2,7 +2,6 @@
  * The client-side cache: client-go's `tools/cache` (Reflector, DeltaFIFO, Indexer, SharedIndexInformer) plus its
  * informer factory and listers.
  */
-export * from "./backoff.js";
 export * from "./delta-fifo.js";
 export * from "./factory.js";
 export * from "./index-funcs.js";

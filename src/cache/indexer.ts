@@ -1,4 +1,4 @@
-import type { MetaObject } from "../client/object.js";
+import type { MetaObject } from "../apimachinery/object.js";
 import { type Indexers, type IndexFunc, metaNamespaceIndexFunc, NAMESPACE_INDEX } from "./index-funcs.js";
 import type { Store } from "./store.js";
 import {

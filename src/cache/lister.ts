@@ -1,6 +1,6 @@
-import { parseLabelSelector } from "../apiserver/selectors/label-selector.js";
-import type { MetaObject } from "../client/object.js";
-import { joinKey } from "../meta/keys.js";
+import { joinKey } from "../apimachinery/keys.js";
+import type { MetaObject } from "../apimachinery/object.js";
+import { parseLabelSelector } from "../apimachinery/selectors/label-selector.js";
 import { NAMESPACE_INDEX } from "./index-funcs.js";
 import type { Indexer } from "./indexer.js";
 

@@ -1,6 +1,6 @@
-import type { MetaObject } from "../client/object.js";
-import { untilAborted, Wakeup } from "./abortable.js";
-import { FifoBuffer } from "./fifo-buffer.js";
+import type { MetaObject } from "../apimachinery/object.js";
+import { RingBuffer } from "../apimachinery/ring-buffer.js";
+import { untilAborted, Wakeup } from "../apimachinery/wait/until-aborted.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
 
 /**
@@ -35,7 +35,7 @@ export type Notification<T> =
  * - `hasSynced()` is true when the informer has synced and every `isInInitialList` add has been handled.
  */
 export class ProcessorListener<T extends MetaObject = MetaObject> {
-  private readonly buffer = new FifoBuffer<Notification<T>>();
+  private readonly buffer = new RingBuffer<Notification<T>>();
   private pendingInitial = 0;
   private readonly wakeup = new Wakeup();
   private nextResync = 0;

@@ -5,11 +5,11 @@ import {
   isTooLargeResourceVersion,
   isTooManyRequests,
   StatusError,
-} from "../client/errors.js";
+} from "../apimachinery/errors.js";
+import type { MetaObject } from "../apimachinery/object.js";
+import { type BackoffOptions, ExponentialBackoffManager } from "../apimachinery/wait/backoff.js";
 import type { ListerWatcher, ListWatchEvent } from "../client/list-watch.js";
-import type { MetaObject } from "../client/object.js";
 import { type Clock, realClock } from "../clock/clock.js";
-import { type BackoffOptions, ExponentialBackoffManager } from "./backoff.js";
 import type { ReflectorStore } from "./store.js";
 
 /** Options of {@link Reflector}. Every default is client-go's. */

@@ -1,5 +1,5 @@
+import { type MetaObject, resourceVersionOf } from "../apimachinery/object.js";
 import type { ListerWatcher } from "../client/list-watch.js";
-import { type MetaObject, resourceVersionOf } from "../client/object.js";
 import { type Clock, realClock } from "../clock/clock.js";
 import { waitForCacheSync } from "../controller/wait-for-cache-sync.js";
 import { type Delta, DeltaFIFO } from "./delta-fifo.js";

@@ -1,5 +1,5 @@
-import type { MetaObject } from "../client/object.js";
-import { metaNamespaceKey } from "../meta/keys.js";
+import { metaNamespaceKey } from "../apimachinery/keys.js";
+import type { MetaObject } from "../apimachinery/object.js";
 
 /**
  * A tombstone: client-go's `DeletedFinalStateUnknown`. A relist (DeltaFIFO `Replace`) found that an object the
@@ -14,9 +14,23 @@ export class DeletedFinalStateUnknown<T> {
   ) {}
 }
 
-/** The object inside a tombstone, or the argument itself when it is not one. */
+/**
+ * True for a tombstone: a {@link DeletedFinalStateUnknown}, or a plain object of the same shape (a string `key`,
+ * an `obj` field, and no `metadata`, which every Kubernetes object has), for tombstones that crossed a copy of
+ * this module (two package copies in one process, a structured clone).
+ */
+export function isDeletedFinalStateUnknown<T>(
+  obj: T | DeletedFinalStateUnknown<T>,
+): obj is DeletedFinalStateUnknown<T> {
+  if (obj instanceof DeletedFinalStateUnknown) return true;
+  if (!obj || typeof obj !== "object") return false;
+  const o = obj as { key?: unknown };
+  return typeof o.key === "string" && "obj" in obj && !("metadata" in obj);
+}
+
+/** The object inside a tombstone (its last known state, maybe undefined), or the argument itself. */
 export function unwrapTombstone<T>(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
-  return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+  return isDeletedFinalStateUnknown(obj) ? obj.obj : obj;
 }
 
 /** Computes the cache key of an object (or tombstone). */
@@ -29,7 +43,7 @@ export type KeyFunc<T> = (obj: T | DeletedFinalStateUnknown<T>) => string;
 export function deletionHandlingMetaNamespaceKeyFunc<T extends MetaObject>(
   obj: T | DeletedFinalStateUnknown<T>,
 ): string {
-  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+  if (isDeletedFinalStateUnknown(obj)) return obj.key;
   if (!obj || typeof obj !== "object") throw new Error(`object has no meta: ${String(obj)}`);
   return metaNamespaceKey(obj);
 }

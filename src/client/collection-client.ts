@@ -14,7 +14,7 @@ import {
   type ResponseContext,
   ServerConfiguration,
 } from "@kubernetes/client-node";
-import type { ObjectList } from "./object.js";
+import type { ObjectList } from "../apimachinery/object.js";
 
 /** Marks requests whose response must come back as plain JSON. */
 const RAW_JSON = "raw-json";

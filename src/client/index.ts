@@ -1,4 +1,3 @@
-export * from "./errors.js";
+/** The client layer: ListWatch and resource descriptors on top of @kubernetes/client-node. */
 export * from "./list-watch.js";
-export * from "./object.js";
 export * from "./resource-descriptor.js";

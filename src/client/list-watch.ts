@@ -1,8 +1,8 @@
 import type { Agent } from "node:https";
 import { type KubeConfig, Watch } from "@kubernetes/client-node";
+import { type Status, statusToError, toStatusError } from "../apimachinery/errors.js";
+import type { MetaObject, ObjectList } from "../apimachinery/object.js";
 import { CollectionClient, collectionConfiguration, keepAliveAgent } from "./collection-client.js";
-import { type StatusLike, statusToError, toApiError } from "./errors.js";
-import type { MetaObject, ObjectList } from "./object.js";
 import {
   apiVersionOf,
   collectionPath,
@@ -126,7 +126,7 @@ export class ListWatch<T extends MetaObject = MetaObject> implements ListerWatch
     try {
       list = await this.client.getCollection<T>(this.path, query, request.signal);
     } catch (err) {
-      throw toApiError(err);
+      throw toStatusError(err) ?? err;
     }
     if (!list || !Array.isArray(list.items)) throw new Error(`LIST ${this.path} returned no items array`);
     const apiVersion = apiVersionOf(this.resource);
@@ -167,7 +167,7 @@ export class ListWatch<T extends MetaObject = MetaObject> implements ListerWatch
       signal.addEventListener("abort", onAbort, { once: true });
       const onLine = (type: string, object: unknown) => {
         if (settled) return;
-        if (type === "ERROR") return finish(statusToError((object ?? {}) as StatusLike));
+        if (type === "ERROR") return finish(statusToError((object ?? {}) as Status));
         if (!WATCH_EVENT_TYPES.has(type)) return;
         try {
           onEvent({ type: type as ListWatchEventType, object: object as T });
@@ -175,13 +175,14 @@ export class ListWatch<T extends MetaObject = MetaObject> implements ListerWatch
           finish(err);
         }
       };
-      const onDone = (err: unknown) => finish(signal.aborted || !err ? undefined : toApiError(err));
+      const onDone = (err: unknown) =>
+        finish(signal.aborted || !err ? undefined : (toStatusError(err) ?? err));
       this.watcher.watch(this.path, query, onLine, onDone).then(
         (ctrl) => {
           controller = ctrl;
           if (settled) ctrl.abort();
         },
-        (err: unknown) => finish(toApiError(err)),
+        (err: unknown) => finish(toStatusError(err) ?? err),
       );
     });
   }

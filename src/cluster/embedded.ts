@@ -12,8 +12,8 @@ import { createBackend } from "../apiserver/backend.js";
 import type { Instruments } from "../apiserver/instruments/instruments.js";
 import { EmbeddedApiServer } from "../apiserver/server.js";
 import type { ApiBackend } from "../apiserver/types.js";
+import { startControlPlaneControllers } from "../builtin-controllers/control-plane.js";
 import type { Clock } from "../clock/clock.js";
-import { startControlPlaneControllers } from "../controllers/control-plane.js";
 import type { Cluster, StartClusterOptions } from "./cluster.js";
 
 /** Which control-plane controllers the embedded backend runs (each defaults to on once it exists). */
@@ -52,7 +52,7 @@ export interface ControlPlaneComponent {
 
 /**
  * Starts the control-plane controllers selected in `controllers` against the running server: the garbage
- * collector and the namespace controller of `src/controllers` (each on unless switched off).
+ * collector and the namespace controller of `src/builtin-controllers` (each on unless switched off).
  */
 export async function startControlPlane(
   server: EmbeddedApiServer,

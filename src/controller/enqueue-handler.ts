@@ -4,10 +4,11 @@
  * `namespace/name` and add it; the reconcile reads the current state from the cache, so it does not matter
  * whether the trigger was an add, an update or a delete (level-triggered).
  *
- * Accepts any object with `metadata`, and deletion tombstones shaped like client-go's
- * `DeletedFinalStateUnknown` (`{ key, obj }`), whose key is used as is (`DeletionHandlingMetaNamespaceKeyFunc`).
+ * Accepts any object with `metadata`, and deletion tombstones (`DeletedFinalStateUnknown`), whose key is used
+ * as is: the key is the cache's own {@link deletionHandlingMetaNamespaceKeyFunc}, so queue and cache agree.
  */
-import { type HasMetadata, metaNamespaceKey } from "../meta/keys.js";
+import type { MetaObject } from "../apimachinery/object.js";
+import { deletionHandlingMetaNamespaceKeyFunc, unwrapTombstone } from "../cache/tombstone.js";
 
 /** Something keys can be added to (a workqueue, or a Controller's `queue`). */
 export interface KeyAdder {
@@ -24,22 +25,9 @@ export interface EnqueueHandler {
 /** Options of {@link enqueueHandler}. */
 export interface EnqueueHandlerOptions {
   /** Only objects for which this returns true are enqueued (a predicate). For updates it sees the new object. */
-  filter?: (obj: HasMetadata) => boolean;
+  filter?: (obj: MetaObject) => boolean;
   /** Called for objects that have no key (no metadata.name); default: a line on stderr. Never throws into the informer. */
   onInvalid?: (obj: unknown, error: Error) => void;
-}
-
-/** The key of an object or of a `{ key, obj }` tombstone; throws for anything without a name. */
-export function deletionHandlingKey(obj: unknown): string {
-  if (obj && typeof obj === "object" && "key" in obj && "obj" in obj && typeof obj.key === "string") {
-    return obj.key;
-  }
-  if (!obj || typeof obj !== "object") throw new TypeError(`cannot compute a key for ${String(obj)}`);
-  return metaNamespaceKey(obj as HasMetadata);
-}
-
-function unwrap(obj: unknown): unknown {
-  return obj && typeof obj === "object" && "key" in obj && "obj" in obj ? obj.obj : obj;
 }
 
 /** Builds handlers that add the `namespace/name` key of every notified object to `queue`. */
@@ -50,13 +38,13 @@ export function enqueueHandler(queue: KeyAdder, options: EnqueueHandlerOptions =
   const enqueue = (obj: unknown) => {
     let key: string;
     try {
-      key = deletionHandlingKey(obj);
+      key = deletionHandlingMetaNamespaceKeyFunc(obj as MetaObject);
     } catch (e) {
       onInvalid(obj, e instanceof Error ? e : new Error(String(e)));
       return;
     }
-    const inner = unwrap(obj);
-    if (options.filter && inner && typeof inner === "object" && !options.filter(inner as HasMetadata)) return;
+    const inner = unwrapTombstone(obj);
+    if (options.filter && inner && typeof inner === "object" && !options.filter(inner as MetaObject)) return;
     queue.add(key);
   };
   return {

@@ -1,4 +1,4 @@
-import { alreadyExists, conflict, notFound } from "../apiserver/errors.js";
+import { alreadyExists, conflict, notFound } from "../apimachinery/errors.js";
 import type { LeaseEndpoint, LeaseObject } from "./lease-object-lock.js";
 
 const LEASES = { group: "coordination.k8s.io", resource: "leases" };

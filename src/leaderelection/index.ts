@@ -1,6 +1,6 @@
+/** client-go's `tools/leaderelection`: the Lease lock, the in-memory lock for tests, and the {@link LeaderElector}. */
 export * from "./in-memory-lease-store.js";
 export * from "./in-memory-lock.js";
-export * from "./jitter.js";
 export * from "./leader-election-config.js";
 export * from "./leader-election-record.js";
 export * from "./leader-elector.js";

@@ -1,5 +1,5 @@
+import type { RandomSource } from "../apimachinery/wait/random.js";
 import type { Clock } from "../clock/clock.js";
-import type { RandomSource } from "./jitter.js";
 import type { ResourceLock } from "./resource-lock.js";
 
 /** client-go's `JitterFactor`: acquire retries wait RetryPeriod plus up to 1.2 x RetryPeriod. */

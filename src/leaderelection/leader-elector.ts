@@ -1,5 +1,7 @@
+import { jitter } from "../apimachinery/wait/jitter.js";
+import type { RandomSource } from "../apimachinery/wait/random.js";
+import { untilAborted } from "../apimachinery/wait/until-aborted.js";
 import { type Clock, realClock, type Timer } from "../clock/clock.js";
-import { jitter, type RandomSource } from "./jitter.js";
 import {
   JITTER_FACTOR,
   type LeaderElectionConfig,
@@ -7,25 +9,6 @@ import {
   resolveLeaderElectionConfig,
 } from "./leader-election-config.js";
 import { formatMicroTime, type LeaderElectionRecord, rawRecord } from "./leader-election-record.js";
-
-/** Resolves to the promise's value, or to `false` as soon as `signal` aborts (the promise is abandoned). */
-function untilAborted(promise: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (ok) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(ok);
-      },
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(false);
-      },
-    );
-  });
-}
 
 /**
  * client-go's `LeaderElector` (`tools/leaderelection/leaderelection.go`): candidates race for a lock; one
@@ -149,7 +132,7 @@ export class LeaderElector {
   private async acquire(signal: AbortSignal): Promise<number | undefined> {
     for (;;) {
       const startedAt = this.clock.now();
-      const ok = await untilAborted(this.tryAcquireOrRenew(signal), signal);
+      const ok = await this.attempt(this.tryAcquireOrRenew(signal), signal);
       this.maybeReportTransition();
       // A success that arrived after its own renew deadline is not leadership: the next attempt renews.
       if (ok && this.clock.now() < startedAt + this.config.renewDeadline) {
@@ -175,7 +158,7 @@ export class LeaderElector {
       while (!leading.signal.aborted) {
         if (!(await this.clock.sleep(this.config.retryPeriod, leading.signal))) break;
         const startedAt = this.clock.now();
-        const ok = await untilAborted(this.tryAcquireOrRenew(leading.signal), leading.signal);
+        const ok = await this.attempt(this.tryAcquireOrRenew(leading.signal), leading.signal);
         this.maybeReportTransition();
         if (ok && this.leading === leading) this.armGuard(startedAt + this.config.renewDeadline);
       }
@@ -279,7 +262,7 @@ export class LeaderElector {
     const timer = this.clock.setTimer(this.config.renewDeadline, () => deadline.abort());
     try {
       for (;;) {
-        if (await untilAborted(this.tryRelease(deadline.signal), deadline.signal)) return true;
+        if (await this.attempt(this.tryRelease(deadline.signal), deadline.signal)) return true;
         if (!(await this.clock.sleep(this.config.retryPeriod, deadline.signal))) return false;
       }
     } finally {
@@ -311,6 +294,16 @@ export class LeaderElector {
     }
     if (!signal.aborted) this.setObservedRecord(released);
     return true;
+  }
+
+  /** One lock attempt, abandoned (false) when `signal` aborts first; a rejected attempt counts as failed. */
+  private async attempt(attempt: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
+    return (
+      (await untilAborted(
+        attempt.catch(() => false),
+        signal,
+      )) ?? false
+    );
   }
 
   private isHolder(record: LeaderElectionRecord): boolean {

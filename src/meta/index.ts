@@ -1,4 +1,3 @@
-export * from "./finalizer.js";
+/** Small pure helpers over object metadata: finalizers (and the finalizer protocol) and owner references. */
 export * from "./finalizers.js";
-export * from "./keys.js";
 export * from "./owner-references.js";

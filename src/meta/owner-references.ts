@@ -4,7 +4,7 @@
  * controller-runtime's `controllerutil` (`SetControllerReference`, `RemoveOwnerReference`,
  * `AlreadyOwnedError`) and apimachinery's `metav1.GetControllerOf` / `IsControlledBy`.
  */
-import type { OwnerReference } from "../apiserver/types.js";
+import type { OwnerReference } from "../apimachinery/object.js";
 
 /** An object that can be an owner: it needs apiVersion, kind, name and uid. */
 export interface OwnerLike {

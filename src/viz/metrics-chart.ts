@@ -1,5 +1,15 @@
-import type { RequestCount } from "../apiserver/instruments/metrics.js";
 import { xyChart } from "./xychart.js";
+
+/**
+ * One row of request counts as the chart reads it: the shape of the embedded server's
+ * `instruments.metrics.snapshot().requests` rows (declared here, so pictures never import the server).
+ */
+export interface RequestCountRow {
+  verb: string;
+  resource: string;
+  code: number;
+  count: number;
+}
 
 /** How {@link requestBarChart} groups request rows into bars. */
 export type RequestGrouping = "verb" | "verb-resource";
@@ -9,7 +19,7 @@ export type RequestGrouping = "verb" | "verb-resource";
  * when it is not a 2xx (`get configmaps 404`), so failures never hide inside a success bar.
  */
 export function requestLabel(
-  row: Pick<RequestCount, "verb" | "resource" | "code">,
+  row: Pick<RequestCountRow, "verb" | "resource" | "code">,
   by: RequestGrouping = "verb-resource",
 ): string {
   const ok = row.code >= 200 && row.code < 300;
@@ -30,7 +40,7 @@ export interface RequestBarChartOptions {
  * biggest come first.
  */
 export function requestBarChart(
-  requests: readonly RequestCount[],
+  requests: readonly RequestCountRow[],
   options: RequestBarChartOptions = {},
 ): string {
   const by = options.by ?? "verb-resource";

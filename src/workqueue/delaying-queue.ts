@@ -15,9 +15,6 @@ import type { Timer } from "../clock/index.js";
 import { Queue, type QueueOptions } from "./queue.js";
 import { WaitingHeap } from "./waiting-heap.js";
 
-// Node's setTimeout overflows above 2^31-1 ms (about 24.8 days); longer waits re-arm when the timer fires.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** A queue whose items can be added after a delay (client-go's `NewDelayingQueue`). */
 export class DelayingQueue<T> extends Queue<T> {
   private readonly waiting = new WaitingHeap<T>();
@@ -82,8 +79,8 @@ export class DelayingQueue<T> extends Queue<T> {
     if (this.timer && this.timerDue <= head.readyAt) return;
     this.disarm();
     this.timerDue = head.readyAt;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, head.readyAt - this.clock.now()));
-    this.timer = this.clock.setTimer(delay, () => this.fire());
+    // Any delay is fine: the clock itself re-arms timers longer than Node's 2^31-1 ms limit.
+    this.timer = this.clock.setTimer(Math.max(0, head.readyAt - this.clock.now()), () => this.fire());
   }
 
   private disarm(): void {

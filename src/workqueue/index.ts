@@ -2,8 +2,8 @@
  * The workqueue family (client-go `util/workqueue`): {@link Queue} -> {@link DelayingQueue} ->
  * {@link RateLimitingQueue}, the rate limiters, and the queue metrics.
  */
+
 export * from "./delaying-queue.js";
-export * from "./fifo.js";
 export * from "./metrics.js";
 export * from "./queue.js";
 export * from "./rate-limiters/index.js";

@@ -16,8 +16,9 @@
  *
  * Items are compared with `===` (Set semantics), so use strings such as `namespace/name` keys, not objects.
  */
+
+import { RingBuffer } from "../apimachinery/ring-buffer.js";
 import { type Clock, realClock, type Timer } from "../clock/index.js";
-import { Fifo } from "./fifo.js";
 import { type MetricsProvider, metricsProvider, QueueMetrics } from "./metrics.js";
 
 /** What `get` resolves to: an item to process, or `shutdown: true` once the queue is shut down and empty. */
@@ -51,10 +52,10 @@ export class Queue<T> {
   protected readonly clock: Clock;
   /** Metrics bookkeeping; undefined for unnamed queues, which skip it entirely. */
   protected readonly metrics: QueueMetrics<T> | undefined;
-  private readonly queue = new Fifo<T>();
+  private readonly queue = new RingBuffer<T>();
   private readonly dirty = new Set<T>();
   private readonly processing = new Set<T>();
-  private readonly waiters = new Fifo<(result: GetResult<T>) => void>();
+  private readonly waiters = new RingBuffer<(result: GetResult<T>) => void>();
   private isShuttingDown = false;
   private drainWaiters: Array<() => void> = [];
   private metricsTimer: Timer | undefined;

@@ -6,14 +6,14 @@
  */
 import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MetaObject } from "../../src/apimachinery/object.js";
+import { seededRandom } from "../../src/apimachinery/wait/random.js";
 import type { Instruments } from "../../src/apiserver/instruments/instruments.js";
 import { SharedIndexInformer } from "../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { ListWatch } from "../../src/client/list-watch.js";
-import type { MetaObject } from "../../src/client/object.js";
 import { BuiltinResources } from "../../src/client/resource-descriptor.js";
 import type { Cluster } from "../../src/cluster/index.js";
-import { seededRandom } from "../../src/leaderelection/jitter.js";
 import {
   cachedConfigMaps,
   embedded,

@@ -29,6 +29,17 @@ function displayOutputs(dir: string, mime: string): Array<{ notebook: string; so
   return found;
 }
 
+/** Everything the cells of the executed notebook `file` printed to stdout. */
+function printed(file: string): string {
+  type Output = { output_type: string; name?: string; text?: string | string[] };
+  const nb = JSON.parse(readFileSync(file, "utf8")) as { cells: Array<{ outputs?: Output[] }> };
+  return nb.cells
+    .flatMap((c) => c.outputs ?? [])
+    .filter((o) => o.output_type === "stream" && o.name === "stdout")
+    .map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? "")))
+    .join("");
+}
+
 describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tslab kernel)", () => {
   it("passes a clean notebook and fails each broken one, naming the cell and the error", async () => {
     const files = ["passes.ipynb", "throws.ipynb", "type-error.ipynb"].map(fixture);
@@ -37,12 +48,15 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     const { code, output } = await runWorkbook(["notebooks", "--output-dir", out, ...files]);
     const shown = displayOutputs(out, "text/vnd.mermaid");
     const markdown = displayOutputs(out, "text/markdown");
+    const stdout = printed(join(out, "passes.ipynb"));
     rmSync(out, { recursive: true, force: true });
     expect(code).toBe(1);
     // Inside the kernel, src/viz found tslab lazily and sent a real text/vnd.mermaid display (not the text fallback).
     expect(shown).toEqual([{ notebook: "passes.ipynb", source: "flowchart LR\n  informer --> queue" }]);
     // liveDisplay updates one output in place: only the last update remains.
     expect(markdown).toEqual([{ notebook: "passes.ipynb", source: "queue depth: 0" }]);
+    // Each subpath entry point (package.json `exports` + `typesVersions`) loads in the real kernel.
+    expect(stdout).toContain("entry points: function function object");
     expect(output).toContain(`ok   ${fixture("passes.ipynb")}`);
     expect(output).toContain(`FAIL ${fixture("throws.ipynb")}`);
     expect(output).toContain('cell 2 (throw new Error("fixture exception in cell two");) failed');

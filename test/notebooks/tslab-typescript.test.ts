@@ -18,11 +18,34 @@ describe.skipIf(!linked && !process.env.CI)("what a notebook's TypeScript (tslab
   it("compiles a cell importing the whole package by name from notebooks/", () => {
     const cell = [
       'import * as workbook from "kube-controller-workbook";',
-      'import { FakeClock, showMermaid, startCluster, type Cluster } from "kube-controller-workbook";',
-      "export const used = [workbook, FakeClock, showMermaid, startCluster] as const;",
+      'import { FakeClock, Reflector, startCluster, type Cluster } from "kube-controller-workbook";',
+      "export const used = [workbook, FakeClock, Reflector, startCluster] as const;",
       "export type C = Cluster;",
     ].join("\n");
     expect(tslabDiagnostics(cell, paths.notebooks)).toEqual([]);
+  }, 60_000);
+
+  it("resolves every subpath entry point (typesVersions) under node10 resolution", () => {
+    const cell = [
+      'import { MvccStore, type Instruments } from "kube-controller-workbook/apiserver";',
+      'import { showMermaid, dataPathFlowchart } from "kube-controller-workbook/viz";',
+      'import { eventually, type Check } from "kube-controller-workbook/grading";',
+      'import * as questions from "kube-controller-workbook/questions";',
+      "export const used = [MvccStore, showMermaid, dataPathFlowchart, eventually, questions] as const;",
+      "export type T = [Instruments, Check];",
+    ].join("\n");
+    expect(tslabDiagnostics(cell, paths.notebooks)).toEqual([]);
+  }, 60_000);
+
+  it("keeps the server, pictures and grading off the root entry point", () => {
+    const cell = [
+      'import { MvccStore } from "kube-controller-workbook";',
+      'import { showMermaid } from "kube-controller-workbook";',
+      "export const used = [MvccStore, showMermaid] as const;",
+    ].join("\n");
+    const diagnostics = tslabDiagnostics(cell, paths.notebooks).join("\n");
+    expect(diagnostics).toMatch(/no exported member 'MvccStore'/);
+    expect(diagnostics).toMatch(/no exported member 'showMermaid'/);
   }, 60_000);
 
   it("rejects declarations that need a newer TypeScript, so the check above can fail", () => {

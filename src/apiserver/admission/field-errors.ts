@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, invalid, type StatusCause } from "../errors.js";
+import { badRequest, invalid, type StatusCause, type StatusError } from "../../apimachinery/errors.js";
 
 /**
  * Collects field errors (apimachinery's `field.ErrorList`) and turns them into one 422 Invalid Status, whose
@@ -65,6 +65,6 @@ export function renderValue(value: unknown): string {
  * 400 BadRequest for a body that does not decode into the kind's Go type (wrong JSON types, bad base64):
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: <why>`, as kube-apiserver's decoder reports it.
  */
-export function decodeError(kind: string, version: string, why: string): ApiError {
+export function decodeError(kind: string, version: string, why: string): StatusError {
   return badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${why}`);
 }

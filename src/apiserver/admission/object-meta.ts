@@ -1,6 +1,6 @@
-import type { KubeObject, OwnerReference } from "../types.js";
+import type { KubeObject, OwnerReference } from "../../apimachinery/object.js";
+import { labelValueErrors, qualifiedNameErrors } from "../../apimachinery/validation/names.js";
 import { type FieldErrors, renderValue } from "./field-errors.js";
-import { labelValueErrors, qualifiedNameErrors } from "./names.js";
 
 /** Finalizer names allowed without a `/` (`metav1.FinalizerOrphanDependents`, `FinalizerDeleteDependents`, core). */
 export const STANDARD_FINALIZERS: readonly string[] = ["kubernetes", "orphan", "foregroundDeletion"];

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Clock } from "../../clock/clock.js";
-import { toApiError } from "../errors.js";
+import { responseError } from "../errors.js";
 import type { Instruments } from "../instruments/instruments.js";
 import type { ApiBackend, ResourceType, WatchEvent, WatchHandle } from "../types.js";
 import { authenticate } from "./auth.js";
@@ -124,7 +124,7 @@ export class ApiHandler {
     res.on("close", record);
     this.serve(req, reply, state).catch((err: unknown) => {
       try {
-        const apiErr = toApiError(err);
+        const apiErr = responseError(err);
         // 413: the rest of the body is not read, so the connection cannot be reused.
         if (apiErr.code === 413 && !res.headersSent) res.setHeader("Connection", "close");
         reply.error(apiErr);
@@ -213,7 +213,7 @@ export class ApiHandler {
         throw err;
       }
       // Headers are out: report it in-stream as an ERROR event, as kube-apiserver does.
-      reply.write(`${JSON.stringify({ type: "ERROR", object: toApiError(err).status })}\n`);
+      reply.write(`${JSON.stringify({ type: "ERROR", object: responseError(err).status })}\n`);
       stream.finish("backend");
       return;
     }

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { unauthorized } from "../errors.js";
+import { unauthorized } from "../../apimachinery/errors.js";
 
 /** Throws 401 unless the request carries exactly `Bearer <token>` (compared in constant time). */
 export function authenticate(req: IncomingMessage, token: string): void {

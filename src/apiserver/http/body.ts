@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { loadYaml } from "@kubernetes/client-node";
-import { ApiError, badRequest, tooLarge, unsupportedMediaType } from "../errors.js";
+import { badRequest, StatusError, tooLarge } from "../../apimachinery/errors.js";
+import { unsupportedMediaType } from "../errors.js";
 import type { PatchType } from "../types.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 
@@ -42,7 +43,7 @@ export function requireJsonBody(req: IncomingMessage): void {
   const hint = type.includes("protobuf")
     ? " (kubectl's imperative `create <kind>` commands send protobuf: use `kubectl create -f` or `kubectl apply -f` instead)"
     : "";
-  throw new ApiError({
+  throw new StatusError({
     kind: "Status",
     apiVersion: "v1",
     metadata: {},

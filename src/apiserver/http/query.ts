@@ -3,7 +3,7 @@
  * checked strictly: a malformed number, boolean or enum is a 400 BadRequest naming the parameter, as
  * kube-apiserver's parameter codec reports conversion errors. Unknown parameters are ignored, as there.
  */
-import { badRequest } from "../errors.js";
+import { badRequest } from "../../apimachinery/errors.js";
 import type { DeleteOptions, ListOptions, WatchOptions, WriteOptions } from "../types.js";
 
 function single(q: URLSearchParams, name: string): string | undefined {

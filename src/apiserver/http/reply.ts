@@ -4,7 +4,8 @@
  * matching HTTP code (`responsewriters.ErrorNegotiated`); so does this.
  */
 import type { ServerResponse } from "node:http";
-import { type ApiError, toApiError } from "../errors.js";
+import type { StatusError } from "../../apimachinery/errors.js";
+import { responseError } from "../errors.js";
 
 /** Bodies shorter than this (in UTF-16 units) are written as strings, longer ones as a Buffer. */
 const SMALL_BODY = 64 * 1024;
@@ -43,8 +44,8 @@ export class Reply {
   }
 
   /** Sends any error as a `Status` body with its code (unknown errors become 500 InternalError). */
-  error(err: unknown): ApiError {
-    const apiErr = toApiError(err);
+  error(err: unknown): StatusError {
+    const apiErr = responseError(err);
     if (!this.started) this.json(apiErr.code, apiErr.status);
     else this.res.destroy();
     return apiErr;

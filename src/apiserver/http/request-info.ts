@@ -6,7 +6,7 @@
  *   while `/api/v1/namespaces/<ns>/<resource>` address resources inside the namespace;
  * - the legacy `/watch/` path segment turns a GET into a `watch` (superseded by `?watch=true`).
  */
-import { badRequest, methodNotAllowed } from "../errors.js";
+import { badRequest, methodNotAllowed } from "../../apimachinery/errors.js";
 
 /** The eight API verbs a resource request can map to (the RBAC verbs of kube-apiserver). */
 export type ApiVerb =

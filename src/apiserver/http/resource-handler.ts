@@ -5,8 +5,9 @@
  * only translates HTTP to backend calls and results back to HTTP.
  */
 import type { IncomingMessage } from "node:http";
-import { ApiError, badRequest, methodNotAllowed, type StatusBody } from "../errors.js";
-import type { ApiBackend, KubeObject, ResourceType } from "../types.js";
+import { badRequest, methodNotAllowed, type Status, StatusError } from "../../apimachinery/errors.js";
+import type { KubeObject } from "../../apimachinery/object.js";
+import type { ApiBackend, ResourceType } from "../types.js";
 import { parseApplyPatch, parseJson, patchTypeOf, readBody, requireJsonBody, requireObject } from "./body.js";
 import { deleteOptionsFrom, listOptionsFrom, timeoutSecondsFrom, writeOptionsFrom } from "./query.js";
 import type { Reply } from "./reply.js";
@@ -30,8 +31,8 @@ const SUBRESOURCE_VERBS: Record<string, readonly string[]> = {
 const DEFAULT_SUBRESOURCE_VERBS = ["get", "update", "patch"];
 
 /** The 404 kube-apiserver answers for a path it does not serve. */
-export function notServed(): ApiError {
-  return new ApiError({
+export function notServed(): StatusError {
+  return new StatusError({
     kind: "Status",
     apiVersion: "v1",
     metadata: {},
@@ -107,8 +108,8 @@ function wasRemoved(obj: KubeObject): boolean {
  * The `Status: Success` kube-apiserver returns when a DELETE removed the object immediately: no message,
  * reason or code (Go omits them when empty).
  */
-function deletedStatus(rt: ResourceType, obj: KubeObject): Omit<StatusBody, "message" | "reason" | "code"> {
-  const details: NonNullable<StatusBody["details"]> = { name: obj.metadata?.name ?? "", kind: rt.resource };
+function deletedStatus(rt: ResourceType, obj: KubeObject): Omit<Status, "message" | "reason" | "code"> {
+  const details: NonNullable<Status["details"]> = { name: obj.metadata?.name ?? "", kind: rt.resource };
   if (rt.group) details.group = rt.group;
   if (obj.metadata?.uid) details.uid = obj.metadata.uid;
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
@@ -133,7 +134,7 @@ async function optionalJson(req: IncomingMessage): Promise<unknown> {
   return parseJson(body);
 }
 
-/** Serves one resource request; throws ApiError on any failure (the caller renders it). */
+/** Serves one resource request; throws StatusError on any failure (the caller renders it). */
 export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
   const { info, backend, reply, query, req } = r;
   const rt = resolveResource(backend, info);

@@ -4,8 +4,9 @@
  * Expired that forces a relist), failing requests (5xx, 429, 409) and slow responses. Every fault stays until
  * it is used up or {@link FaultInjector.clear} is called.
  */
+
+import { type Status, StatusError } from "../../apimachinery/errors.js";
 import type { Clock } from "../../clock/clock.js";
-import { ApiError, type StatusBody } from "../errors.js";
 import type { ApiVerb } from "../http/request-info.js";
 
 /** What the faults need from the server: the open watches and the backend's history. */
@@ -42,8 +43,8 @@ const REASONS: Record<number, string> = {
 };
 
 /** The Status body of an injected failure: the reason kube-apiserver uses for that code. */
-export function injectedStatus(code: number, verb: string, resource: string): StatusBody {
-  const status: StatusBody = {
+export function injectedStatus(code: number, verb: string, resource: string): Status {
+  const status: Status = {
     kind: "Status",
     apiVersion: "v1",
     metadata: {},
@@ -133,7 +134,7 @@ export class FaultInjector {
     const rule = this.rules[i] as FailRule;
     rule.remaining--;
     if (rule.remaining <= 0) this.rules.splice(i, 1);
-    throw new ApiError(injectedStatus(rule.code, verb, resource));
+    throw new StatusError(injectedStatus(rule.code, verb, resource));
   }
 
   /** How many events a new watch may deliver before it is dropped (undefined: no limit). */

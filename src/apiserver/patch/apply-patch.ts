@@ -1,4 +1,5 @@
-import { type ApiError, badRequest, failure, tooLarge, unsupportedMediaType } from "../errors.js";
+import { badRequest, failure, type StatusError, tooLarge } from "../../apimachinery/errors.js";
+import { unsupportedMediaType } from "../errors.js";
 import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
@@ -61,6 +62,6 @@ export function applyPatch(
  * 422 for a patch that cannot apply, exactly as apimachinery's `NewGenericServerResponse(422, ...)` renders it:
  * the generic message and empty details (the real server drops the library's reason, so does this one).
  */
-function patchRejected(): ApiError {
+function patchRejected(): StatusError {
   return failure(422, "Invalid", "the server rejected our request due to an error in our request", {});
 }

@@ -1,6 +1,6 @@
+import type { KubeObject } from "../../apimachinery/object.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { WatchHub } from "../storage/watch-hub.js";
-import type { KubeObject } from "../types.js";
 import { servedResourcesOf } from "./crd.js";
 import type { ResourceRegistry } from "./resource-registry.js";
 import { storageId } from "./resource-type.js";

@@ -1,9 +1,9 @@
+import type { KubeObject } from "../../apimachinery/object.js";
+import { dns1035LabelErrors } from "../../apimachinery/validation/names.js";
 import type { Clock } from "../../clock/clock.js";
 import { type FieldErrors, renderValue } from "../admission/field-errors.js";
-import { dns1035LabelErrors } from "../admission/names.js";
 import { type SchemaProps, validateCustomObject } from "../admission/openapi-schema.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
-import type { KubeObject } from "../types.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";

@@ -1,6 +1,7 @@
-import { badRequest } from "../errors.js";
+import { badRequest } from "../../apimachinery/errors.js";
+import type { KubeObject } from "../../apimachinery/object.js";
 import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
-import type { KubeObject, ResourceType } from "../types.js";
+import type { ResourceType } from "../types.js";
 import { apiVersionOf } from "./resource-type.js";
 
 /**

@@ -1,10 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../../clock/clock.js";
-import { joinKey } from "../../meta/keys.js";
-import { FieldErrors } from "../admission/field-errors.js";
-import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
 import {
-  type ApiError,
   alreadyExists,
   badRequest,
   conflict,
@@ -12,11 +7,17 @@ import {
   forbidden,
   invalid,
   notFound,
-} from "../errors.js";
+  type StatusError,
+} from "../../apimachinery/errors.js";
+import { joinKey } from "../../apimachinery/keys.js";
+import type { KubeObject, ObjectMeta } from "../../apimachinery/object.js";
+import type { Clock } from "../../clock/clock.js";
+import { FieldErrors } from "../admission/field-errors.js";
+import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
 import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
-import type { DeleteOptions, KubeObject, ObjectMeta, ResourceType, WriteOptions } from "../types.js";
+import type { DeleteOptions, ResourceType, WriteOptions } from "../types.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
 import { IMMORTAL_NAMESPACES, NamespaceStrategy, specFinalizers } from "./namespace-strategy.js";
@@ -53,7 +54,7 @@ const GENERATE_NAME_ATTEMPTS = 8;
  * {@link Strategy}.
  *
  * Invariants:
- * - a write either commits exactly one new revision or throws an ApiError and changes nothing;
+ * - a write either commits exactly one new revision or throws an StatusError and changes nothing;
  * - a no-op update (nothing changed) commits nothing and returns the stored object (same resourceVersion);
  * - uid, creationTimestamp, name and namespace never change after create; generation never decreases;
  *   deletionTimestamp, once set, is never removed.
@@ -369,7 +370,12 @@ function checkDeletePreconditions(
   old: KubeObject,
   p: DeleteOptions["preconditions"],
 ): void {
-  const mismatch = (field: "UID" | "ResourceVersion", want: string, have: string, hint: string): ApiError =>
+  const mismatch = (
+    field: "UID" | "ResourceVersion",
+    want: string,
+    have: string,
+    hint: string,
+  ): StatusError =>
     failure(
       409,
       "Conflict",

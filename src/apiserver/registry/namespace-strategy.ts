@@ -1,6 +1,6 @@
-import { dns1123LabelErrors } from "../admission/names.js";
+import type { KubeObject } from "../../apimachinery/object.js";
+import { dns1123LabelErrors } from "../../apimachinery/validation/names.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
-import type { KubeObject } from "../types.js";
 import { BasicStrategy } from "./strategy.js";
 
 /** The spec finalizer the namespace controller removes once a namespace is empty (`FinalizerKubernetes`). */

@@ -1,7 +1,7 @@
+import type { KubeObject } from "../../apimachinery/object.js";
+import { dns1035LabelErrors } from "../../apimachinery/validation/names.js";
 import type { FieldErrors } from "../admission/field-errors.js";
-import { dns1035LabelErrors } from "../admission/names.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
-import type { KubeObject } from "../types.js";
 import { defaultServiceSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";
 

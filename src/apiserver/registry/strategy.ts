@@ -1,8 +1,8 @@
+import type { KubeObject } from "../../apimachinery/object.js";
+import { dns1123SubdomainErrors } from "../../apimachinery/validation/names.js";
 import type { FieldErrors } from "../admission/field-errors.js";
-import { dns1123SubdomainErrors } from "../admission/names.js";
 import type { JsonObject } from "../storage/json.js";
 import { jsonEqual } from "../storage/json.js";
-import type { KubeObject } from "../types.js";
 
 /**
  * How one kind behaves on writes: kube-apiserver's `RESTCreateStrategy` / `RESTUpdateStrategy` /

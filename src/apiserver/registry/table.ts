@@ -1,5 +1,6 @@
+import type { KubeObject } from "../../apimachinery/object.js";
 import { isJsonObject } from "../storage/json.js";
-import type { KubeObject, ResourceType } from "../types.js";
+import type { ResourceType } from "../types.js";
 
 /** A column of a `meta.k8s.io/v1` Table (`metav1.TableColumnDefinition`). */
 export interface TableColumn {

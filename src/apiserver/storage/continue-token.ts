@@ -1,4 +1,4 @@
-import { badRequest, expired } from "../errors.js";
+import { badRequest, expired } from "../../apimachinery/errors.js";
 import { isJsonObject } from "./json.js";
 
 /**

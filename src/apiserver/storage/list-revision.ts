@@ -1,5 +1,5 @@
+import { badRequest } from "../../apimachinery/errors.js";
 import { FieldErrors } from "../admission/field-errors.js";
-import { badRequest } from "../errors.js";
 import type { ListOptions } from "../types.js";
 import { decodeContinue, expiredContinue, invalidContinue } from "./continue-token.js";
 import { parseListResourceVersion, tooLargeResourceVersion, tooOldList } from "./resource-version.js";

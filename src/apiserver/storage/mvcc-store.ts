@@ -1,4 +1,4 @@
-import type { KubeObject } from "../types.js";
+import type { KubeObject } from "../../apimachinery/object.js";
 import { ChangeEvent } from "./change-event.js";
 import { EventHistory } from "./event-history.js";
 import { cloneJson } from "./json.js";

@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, expired, failure } from "../errors.js";
+import { badRequest, expired, failure, type StatusError } from "../../apimachinery/errors.js";
 
 /**
  * Parses a resourceVersion from a client. "" and "0" both mean 0 ("any"), as in kube-apiserver's
@@ -35,7 +35,7 @@ function resourceVersionSyntaxError(rv: string): string | undefined {
  * kube-apiserver's watch cache first waits up to 3 s for it to arrive; the embedded store is never behind its
  * own writes, so it answers at once.
  */
-export function tooLargeResourceVersion(requested: number, current: number): ApiError {
+export function tooLargeResourceVersion(requested: number, current: number): StatusError {
   const why = `Too large resource version: ${requested}, current: ${current}`;
   return failure(504, "Timeout", `Timeout: ${why}`, {
     causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
@@ -44,11 +44,11 @@ export function tooLargeResourceVersion(requested: number, current: number): Api
 }
 
 /** 410 Expired for a watch from before the history window: "too old resource version: X (Y)". */
-export function tooOldWatch(requested: number, compacted: number): ApiError {
+export function tooOldWatch(requested: number, compacted: number): StatusError {
   return expired(`too old resource version: ${requested} (${compacted})`);
 }
 
 /** 410 Expired for a list at an exact revision that compaction already dropped. */
-export function tooOldList(): ApiError {
+export function tooOldList(): StatusError {
   return expired("The resourceVersion for the provided list is too old.");
 }

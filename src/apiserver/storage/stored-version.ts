@@ -1,4 +1,4 @@
-import type { KubeObject } from "../types.js";
+import type { KubeObject } from "../../apimachinery/object.js";
 import { deepFreeze } from "./json.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { KubeObject, WatchEvent, WatchEventType } from "../types.js";
+import type { KubeObject } from "../../apimachinery/object.js";
+import type { WatchEvent, WatchEventType } from "../types.js";
 import { deepFreeze } from "./json.js";
 import { StoredVersion } from "./stored-version.js";
 

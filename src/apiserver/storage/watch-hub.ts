@@ -1,5 +1,6 @@
+import type { KubeObject } from "../../apimachinery/object.js";
 import type { Clock, Timer } from "../../clock/clock.js";
-import type { KubeObject, WatchEvent, WatchSink } from "../types.js";
+import type { WatchEvent, WatchSink } from "../types.js";
 import type { ChangeEvent } from "./change-event.js";
 import type { MvccStore } from "./mvcc-store.js";
 import type { StoredVersion } from "./stored-version.js";

@@ -1,9 +1,9 @@
 import { CoreV1Api } from "@kubernetes/client-node";
+import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { createBackend } from "../../../src/apiserver/backend.js";
 import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
 import type { ApiBackend } from "../../../src/apiserver/types.js";
 import type { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
-import type { MetaObject } from "../../../src/client/object.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
 
 /** An embedded cluster, a CoreV1Api on it, and its backend (to seed many objects without HTTP). */

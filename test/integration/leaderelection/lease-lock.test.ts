@@ -1,7 +1,8 @@
 import { ApiException, CoordinationV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../../src/apimachinery/wait/index.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
-import { LeaderElector, LeaseLock, seededRandom } from "../../../src/leaderelection/index.js";
+import { LeaderElector, LeaseLock } from "../../../src/leaderelection/index.js";
 
 /**
  * LeaseLock against a real API server (the embedded one by default; any backend via WORKBOOK_CLUSTER): two

@@ -3,7 +3,7 @@
  * decoder does not know is 415 UnsupportedMediaType with the `kubectl create -f` hint (nothing is dropped).
  */
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/apiserver/errors.js";
+import { StatusError } from "../../../src/apimachinery/errors.js";
 import {
   decodeKubernetesProtobuf,
   decodeMessage,
@@ -13,13 +13,13 @@ import {
 import { KUBECTL_BODIES, kubectlBody } from "./kubectl-bodies.js";
 import { bfield, envelope, fields, key, sfield, varint, vfield } from "./proto-encoder.js";
 
-/** The ApiError the decoder throws for `body` (fails the test if it decodes or throws anything else). */
-function apiErrorOf(body: Uint8Array): ApiError {
+/** The StatusError the decoder throws for `body` (fails the test if it decodes or throws anything else). */
+function apiErrorOf(body: Uint8Array): StatusError {
   try {
     decodeKubernetesProtobuf(body);
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
+    expect(err).toBeInstanceOf(StatusError);
+    return err as StatusError;
   }
   throw new Error("expected the body to be refused");
 }
@@ -52,8 +52,8 @@ describe("malformed bodies are 400 BadRequest", () => {
         try {
           decodeKubernetesProtobuf(body.subarray(0, cut));
         } catch (err) {
-          expect(err).toBeInstanceOf(ApiError);
-          expect([400, 415]).toContain((err as ApiError).status.code);
+          expect(err).toBeInstanceOf(StatusError);
+          expect([400, 415]).toContain((err as StatusError).status.code);
           refused++;
         }
       }
@@ -79,8 +79,8 @@ describe("malformed bodies are 400 BadRequest", () => {
         expect(typeof decodeKubernetesProtobuf(body)).toBe("object");
         outcomes.decoded++;
       } catch (err) {
-        expect(err).toBeInstanceOf(ApiError);
-        const code = (err as ApiError).status.code as 400 | 415;
+        expect(err).toBeInstanceOf(StatusError);
+        const code = (err as StatusError).status.code as 400 | 415;
         expect([400, 415]).toContain(code);
         outcomes[code]++;
       }

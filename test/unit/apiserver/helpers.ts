@@ -1,6 +1,7 @@
+import { StatusError } from "../../../src/apimachinery/errors.js";
+import type { KubeObject } from "../../../src/apimachinery/object.js";
 import { type Backend, createBackend } from "../../../src/apiserver/backend.js";
-import { ApiError } from "../../../src/apiserver/errors.js";
-import type { KubeObject, ResourceType, WatchEvent, WatchSink } from "../../../src/apiserver/types.js";
+import type { ResourceType, WatchEvent, WatchSink } from "../../../src/apiserver/types.js";
 import { FakeClock } from "../../../src/clock/fake-clock.js";
 
 /** A backend on a fake clock with a seeded random source, plus shortcuts to its resource types. */
@@ -40,15 +41,15 @@ export function configMap(
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
-/** Runs `fn` and returns the ApiError it throws (fails the test if it does not throw one). */
-export function apiError(fn: () => unknown): ApiError {
+/** Runs `fn` and returns the StatusError it throws (fails the test if it does not throw one). */
+export function apiError(fn: () => unknown): StatusError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw new Error(`expected an ApiError, got ${String(err)}`);
+    if (err instanceof StatusError) return err;
+    throw new Error(`expected an StatusError, got ${String(err)}`);
   }
-  throw new Error("expected an ApiError, but the call succeeded");
+  throw new Error("expected an StatusError, but the call succeeded");
 }
 
 /** A WatchSink recording events and whether it was closed. */

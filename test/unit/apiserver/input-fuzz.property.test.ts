@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/apiserver/errors.js";
+import { StatusError } from "../../../src/apimachinery/errors.js";
 import type { DeleteOptions, PatchType } from "../../../src/apiserver/types.js";
 import { configMap, setup, widgetCrd } from "./helpers.js";
 
@@ -46,7 +46,7 @@ const KUBE_500 =
   /^(resourceVersion: Invalid value: |strconv\.ParseUint: parsing |resourceVersion should not be set on objects to be created$)/;
 
 describe("backend input fuzz", () => {
-  it("any body, patch or option yields a result or a non-500 ApiError, and never corrupts stored objects", () => {
+  it("any body, patch or option yields a result or a non-500 StatusError, and never corrupts stored objects", () => {
     const { backend, cm, crds, rt } = setup();
     backend.create(
       crds,
@@ -114,10 +114,10 @@ describe("backend input fuzz", () => {
                 break;
             }
           } catch (err) {
-            expect(err).toBeInstanceOf(ApiError);
+            expect(err).toBeInstanceOf(StatusError);
             // The only 500s are the ones kube-apiserver itself answers for bad input: a malformed
             // resourceVersion on GET/WATCH/PUT, or a resourceVersion set on a create.
-            const e = err as ApiError;
+            const e = err as StatusError;
             if (e.code === 500) expect(e.message).toMatch(KUBE_500);
           }
           expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/apiserver/errors.js";
+import { StatusError } from "../../../src/apimachinery/errors.js";
 import { encodeContinue } from "../../../src/apiserver/storage/continue-token.js";
 import { resolveListPosition } from "../../../src/apiserver/storage/list-revision.js";
 import type { ListOptions } from "../../../src/apiserver/types.js";
@@ -12,7 +12,7 @@ function outcome(opts: ListOptions): string {
     const p = resolveListPosition(opts, CURRENT, COMPACTED);
     return `rev ${p.rev}${p.start ? ` from ${p.start}` : ""}`;
   } catch (err) {
-    if (err instanceof ApiError) return String(err.code);
+    if (err instanceof StatusError) return String(err.code);
     throw err;
   }
 }

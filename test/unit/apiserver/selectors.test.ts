@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseFieldSelector } from "../../../src/apiserver/selectors/field-selector.js";
-import { parseLabelSelector, SelectorParseError } from "../../../src/apiserver/selectors/label-selector.js";
+import { parseFieldSelector } from "../../../src/apimachinery/selectors/field-selector.js";
+import {
+  parseLabelSelector,
+  SelectorParseError,
+} from "../../../src/apimachinery/selectors/label-selector.js";
 
 describe("label selector parser", () => {
   it("parses every operator", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../../../src/apiserver/types.js";
+import type { KubeObject } from "../../../src/apimachinery/object.js";
 import { apiError, configMap, recorder, setup, widgetCrd } from "./helpers.js";
 
 const deployment = (name: string) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { type Delta, DeltaFIFO } from "../../../src/cache/delta-fifo.js";
 import { Indexer } from "../../../src/cache/indexer.js";
 import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
-import type { MetaObject } from "../../../src/client/object.js";
 
 const o = (name: string, rv = "1"): MetaObject => ({
   metadata: { namespace: "ns", name, resourceVersion: rv },

@@ -1,12 +1,12 @@
-import { ExpiredError, StatusError } from "../../../src/client/errors.js";
+import { ExpiredError, StatusError } from "../../../src/apimachinery/errors.js";
+import { metaNamespaceKey } from "../../../src/apimachinery/keys.js";
+import type { MetaObject, ObjectList } from "../../../src/apimachinery/object.js";
 import type {
   ListerWatcher,
   ListRequest,
   ListWatchEvent,
   WatchRequest,
 } from "../../../src/client/list-watch.js";
-import type { MetaObject, ObjectList } from "../../../src/client/object.js";
-import { metaNamespaceKey } from "../../../src/meta/keys.js";
 
 export interface TestObject extends MetaObject {
   data?: Record<string, string>;

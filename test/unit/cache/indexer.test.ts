@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
+import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { NAMESPACE_INDEX, OWNER_UID_INDEX, ownerUIDIndexFunc } from "../../../src/cache/index-funcs.js";
 import { Indexer } from "../../../src/cache/indexer.js";
 import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
-import type { MetaObject } from "../../../src/client/object.js";
 
 function obj(ns: string, name: string, extra: Partial<NonNullable<MetaObject["metadata"]>> = {}): MetaObject {
   return { metadata: { namespace: ns, name, resourceVersion: "1", ...extra } };
 }
 const owned = (ns: string, name: string, ...owners: string[]) =>
-  obj(ns, name, { ownerReferences: owners.map((uid) => ({ uid, kind: "Parent", name: uid })) });
+  obj(ns, name, {
+    ownerReferences: owners.map((uid) => ({ apiVersion: "v1", uid, kind: "Parent", name: uid })),
+  });
 
 describe("Indexer", () => {
   it("add and update are upserts keyed namespace/name; cluster-scoped keys are the name", () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom } from "../../../src/apimachinery/wait/random.js";
 import { Reflector, type ReflectorOptions } from "../../../src/cache/reflector.js";
 import type { ReflectorStore } from "../../../src/cache/store.js";
 import { FakeClock, flushMicrotasks } from "../../../src/clock/fake-clock.js";
-import { seededRandom } from "../../../src/leaderelection/jitter.js";
 import { FakeListWatch, statusError, type TestObject } from "./fake-list-watch.js";
 
 class RecordingStore implements ReflectorStore<TestObject> {

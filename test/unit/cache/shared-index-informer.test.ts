@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom } from "../../../src/apimachinery/wait/random.js";
 import type { ResourceEventHandler } from "../../../src/cache/processor-listener.js";
 import {
   SharedIndexInformer,
@@ -6,7 +7,6 @@ import {
 } from "../../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
 import { FakeClock, flushMicrotasks } from "../../../src/clock/fake-clock.js";
-import { seededRandom } from "../../../src/leaderelection/jitter.js";
 import { FakeListWatch, type TestObject } from "./fake-list-watch.js";
 
 type Event = string;

@@ -5,9 +5,9 @@
  */
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
 import { ListWatch } from "../../../src/client/list-watch.js";
-import type { MetaObject } from "../../../src/client/object.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
 import { Controller, EventRecorder, enqueueHandler } from "../../../src/controller/index.js";

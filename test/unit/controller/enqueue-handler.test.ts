@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deletionHandlingKey, enqueueHandler } from "../../../src/controller/index.js";
+import { deletionHandlingMetaNamespaceKeyFunc } from "../../../src/cache/index.js";
+import { enqueueHandler } from "../../../src/controller/index.js";
 import { Queue } from "../../../src/workqueue/index.js";
 
 describe("enqueueHandler", () => {
@@ -17,7 +18,7 @@ describe("enqueueHandler", () => {
     const q = new Queue<string>();
     enqueueHandler(q).onDelete({ key: "ns/gone", obj: { metadata: { namespace: "ns", name: "gone" } } });
     expect(q.state().queue).toEqual(["ns/gone"]);
-    expect(deletionHandlingKey({ key: "x/y", obj: undefined })).toBe("x/y");
+    expect(deletionHandlingMetaNamespaceKeyFunc({ key: "x/y", obj: undefined } as never)).toBe("x/y");
   });
 
   it("applies a filter to the (unwrapped) object", () => {

@@ -1,10 +1,10 @@
+import { seededRandom } from "../../../src/apimachinery/wait/index.js";
 import type { FakeClock } from "../../../src/clock/index.js";
 import {
   type InMemoryLeaseStore,
   InMemoryLock,
   type LeaderElectionConfig,
   LeaderElector,
-  seededRandom,
 } from "../../../src/leaderelection/index.js";
 import { FaultyEndpoint } from "./faulty-endpoint.js";
 

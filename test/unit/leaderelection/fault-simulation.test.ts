@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { type RandomSource, seededRandom } from "../../../src/apimachinery/wait/index.js";
 import { FakeClock } from "../../../src/clock/index.js";
 import {
   InMemoryLeaseStore,
   InMemoryLock,
   JITTER_FACTOR,
   LeaderElector,
-  type RandomSource,
-  seededRandom,
 } from "../../../src/leaderelection/index.js";
 import { FaultyEndpoint } from "./faulty-endpoint.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/apiserver/errors.js";
+import { StatusError } from "../../../src/apimachinery/errors.js";
 import { InMemoryLeaseStore, InMemoryLock } from "../../../src/leaderelection/index.js";
 
 const record = (holder: string) => ({
@@ -20,8 +20,8 @@ describe("InMemoryLock (the Lease lock logic on an in-memory store)", () => {
     await a.create(record("a"));
     expect((await a.get())?.record.holderIdentity).toBe("a");
     const err = await new InMemoryLock(store, config("b")).create(record("b")).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).reason).toBe("AlreadyExists");
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).reason).toBe("AlreadyExists");
   });
 
   it("update before any get/create is refused", async () => {
@@ -38,8 +38,8 @@ describe("InMemoryLock (the Lease lock logic on an in-memory store)", () => {
     await b.get();
     await a.update(record("a"));
     const err = await b.update(record("b")).catch((e: unknown) => e);
-    expect((err as ApiError).code).toBe(409);
-    expect((err as ApiError).reason).toBe("Conflict");
+    expect((err as StatusError).code).toBe(409);
+    expect((err as StatusError).reason).toBe("Conflict");
     expect(store.peek("ns", "lock")?.spec.holderIdentity).toBe("a");
     // After re-reading, b's write carries the fresh resourceVersion and goes through.
     await b.get();

@@ -7,7 +7,7 @@
  * - 415 UnsupportedMediaType, with the `kubectl create -f` / `apply -f` hint, for a kind or a field it does not
  *   know: the body is refused rather than stored with data missing.
  */
-import { type ApiError, badRequest, failure } from "../../errors.js";
+import { badRequest, failure, type StatusError } from "../../../apimachinery/errors.js";
 import { Deployment, ReplicaSet } from "./apps-schemas.js";
 import { Lease } from "./coordination-schemas.js";
 import { ConfigMap, Namespace, Secret, Service } from "./core-schemas.js";
@@ -34,7 +34,7 @@ export const PROTOBUF_KINDS: ReadonlyMap<string, MessageSchema> = new Map([
 const HINT = "use `kubectl create -f` or `kubectl apply -f` with a YAML or JSON manifest instead";
 
 /** A 415 naming what the decoder cannot take, with the manifest hint. */
-function unsupported(what: string): ApiError {
+function unsupported(what: string): StatusError {
   return failure(
     415,
     "UnsupportedMediaType",
@@ -43,7 +43,7 @@ function unsupported(what: string): ApiError {
 }
 
 /**
- * Decodes a Kubernetes protobuf body into a JSON object with `apiVersion` and `kind` first. Throws ApiError
+ * Decodes a Kubernetes protobuf body into a JSON object with `apiVersion` and `kind` first. Throws StatusError
  * (400 or 415, see the module comment); never anything else for any input.
  */
 export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unknown> {

@@ -16,13 +16,13 @@
  * client-go's `runProcessGraphChanges`.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { OwnerReference } from "../../apiserver/types.js";
+import type { MetaObject, OwnerReference } from "../../apimachinery/object.js";
 import { SharedIndexInformer } from "../../cache/shared-index-informer.js";
 import { type DeletedFinalStateUnknown, unwrapTombstone } from "../../cache/tombstone.js";
 import { ListWatch } from "../../client/list-watch.js";
-import type { MetaObject } from "../../client/object.js";
 import { descriptorKey } from "../../client/resource-descriptor.js";
 import type { Clock } from "../../clock/clock.js";
+import { hasFinalizer, isBeingDeleted } from "../../meta/finalizers.js";
 import { type DiscoveredResource, supports } from "../discovery.js";
 import { AbsentOwnerCache } from "./absent-owner-cache.js";
 import { type GraphNode, type ObjectIdentity, OwnerGraph } from "./graph.js";
@@ -35,23 +35,10 @@ export const FOREGROUND_FINALIZER = "foregroundDeletion";
 /** Resources the collector never watches by default (kube-controller-manager ignores events). */
 export const DEFAULT_IGNORED_RESOURCES: readonly string[] = ["events", "events.events.k8s.io"];
 
-/** The metadata the graph needs, as the collector's informers keep it (a metadata-only informer's view). */
-export interface ObjectMetadataView extends MetaObject {
-  metadata: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    ownerReferences?: OwnerReference[];
-    finalizers?: string[];
-    deletionTimestamp?: unknown;
-  };
-}
-
 /** Strips an object down to what the graph needs (client-go's GC uses metadata-only informers). */
 function metadataOnly(obj: MetaObject): MetaObject {
-  const m = (obj.metadata ?? {}) as ObjectMetadataView["metadata"];
-  const view: ObjectMetadataView = {
+  const m = (obj.metadata ?? {}) as NonNullable<MetaObject["metadata"]>;
+  const view: MetaObject = {
     apiVersion: obj.apiVersion,
     kind: obj.kind,
     metadata: {
@@ -90,22 +77,14 @@ interface Monitor {
   listWatch: ListWatch<MetaObject>;
 }
 
-function identityOf(obj: ObjectMetadataView): ObjectIdentity {
+function identityOf(obj: MetaObject): ObjectIdentity {
   return {
     apiVersion: obj.apiVersion ?? "",
     kind: obj.kind ?? "",
-    name: obj.metadata.name ?? "",
-    namespace: obj.metadata.namespace ?? "",
-    uid: obj.metadata.uid ?? "",
+    name: obj.metadata?.name ?? "",
+    namespace: obj.metadata?.namespace ?? "",
+    uid: obj.metadata?.uid ?? "",
   };
-}
-
-function hasFinalizerNamed(obj: ObjectMetadataView, name: string): boolean {
-  return obj.metadata.finalizers?.includes(name) ?? false;
-}
-
-function isDeleting(obj: ObjectMetadataView): boolean {
-  return obj.metadata.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null;
 }
 
 /** Builds and maintains the dependency graph from one informer per deletable resource. */
@@ -181,9 +160,8 @@ export class GraphBuilder {
     });
     informer.setTransform(metadataOnly);
     informer.addEventHandler({
-      onAdd: (obj) => this.processUpsert(obj as ObjectMetadataView),
-      onUpdate: (oldObj, newObj) =>
-        this.processUpsert(newObj as ObjectMetadataView, oldObj as ObjectMetadataView),
+      onAdd: (obj) => this.processUpsert(obj as MetaObject),
+      onUpdate: (oldObj, newObj) => this.processUpsert(newObj as MetaObject, oldObj as MetaObject),
       onDelete: (obj) => {
         const last = unwrapTombstone(obj as MetaObject | DeletedFinalStateUnknown<MetaObject>);
         if (!last?.metadata?.uid) return;
@@ -195,18 +173,18 @@ export class GraphBuilder {
     return { informer, listWatch };
   }
 
-  private processUpsert(obj: ObjectMetadataView, old?: ObjectMetadataView): void {
-    const uid = obj.metadata.uid;
+  private processUpsert(obj: MetaObject, old?: MetaObject): void {
+    const uid = obj.metadata?.uid;
     if (!uid) return;
     if (obj.kind === "CustomResourceDefinition") this.options.onCustomResourceDefinitionChange?.();
-    const owners = obj.metadata.ownerReferences ?? [];
+    const owners = obj.metadata?.ownerReferences ?? [];
     let node = this.graph.get(uid);
     if (!node) {
       node = {
         identity: identityOf(obj),
         owners,
         dependents: new Set(),
-        beingDeleted: isDeleting(obj),
+        beingDeleted: isBeingDeleted(obj),
         deletingDependents: false,
         virtual: false,
       };
@@ -217,7 +195,7 @@ export class GraphBuilder {
         node.identity = identityOf(obj);
       }
       this.applyOwnerChanges(node, owners);
-      node.beingDeleted = isDeleting(obj);
+      node.beingDeleted = isBeingDeleted(obj);
     }
     this.checkOwnerNamespaces(node);
     this.processTransitions(node, obj, old);
@@ -260,14 +238,14 @@ export class GraphBuilder {
       this.options.sink.attemptToDelete(virtualOwner);
   }
 
-  private processTransitions(node: GraphNode, obj: ObjectMetadataView, old?: ObjectMetadataView): void {
-    if (!isDeleting(obj)) return;
-    if (hasFinalizerNamed(obj, ORPHAN_FINALIZER)) {
+  private processTransitions(node: GraphNode, obj: MetaObject, old?: MetaObject): void {
+    if (!isBeingDeleted(obj)) return;
+    if (hasFinalizer(obj, ORPHAN_FINALIZER)) {
       this.options.sink.attemptToOrphan(node);
       return;
     }
-    if (hasFinalizerNamed(obj, FOREGROUND_FINALIZER)) {
-      const newly = !node.deletingDependents || !old || !hasFinalizerNamed(old, FOREGROUND_FINALIZER);
+    if (hasFinalizer(obj, FOREGROUND_FINALIZER)) {
+      const newly = !node.deletingDependents || !old || !hasFinalizer(old, FOREGROUND_FINALIZER);
       node.deletingDependents = true;
       if (newly) for (const dependent of node.dependents) this.options.sink.attemptToDelete(dependent);
       this.options.sink.attemptToDelete(node);

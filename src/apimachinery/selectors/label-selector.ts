@@ -1,4 +1,4 @@
-import { isQualifiedName, isValidLabelValue } from "../admission/names.js";
+import { isQualifiedName, isValidLabelValue } from "../validation/names.js";
 
 /** The operators of a label requirement (apimachinery `selection.Operator`). */
 export type LabelOperator = "=" | "!=" | "in" | "notin" | "exists" | "!" | "gt" | "lt";

@@ -20,14 +20,15 @@
  * only after a GET proved each of its owners absent or waiting for it.
  */
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { runUntilAborted } from "../../apimachinery/lifecycle.js";
+import type { MetaObject } from "../../apimachinery/object.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
 import { EventRecorder } from "../../controller/event-recorder.js";
 import { Result } from "../../controller/result.js";
+import { hasFinalizer, isBeingDeleted } from "../../meta/finalizers.js";
 import { DynamicClient, discoverResources, ResourceMapper } from "../discovery.js";
-import { untilAborted } from "../lifecycle.js";
 import {
-  type LiveObject,
   ObjectAccess,
   type ObjectAddress,
   type PropagationPolicy,
@@ -58,14 +59,6 @@ type Classified = { solid: string[]; dangling: string[]; waiting: string[] };
 function addressOf(node: GraphNode): ObjectAddress {
   const { apiVersion, kind, namespace, name } = node.identity;
   return { apiVersion, kind, namespace, name };
-}
-
-function has(obj: LiveObject, finalizer: string): boolean {
-  return obj.metadata?.finalizers?.includes(finalizer) ?? false;
-}
-
-function deleting(obj: LiveObject): boolean {
-  return obj.metadata?.deletionTimestamp !== undefined && obj.metadata?.deletionTimestamp !== null;
 }
 
 /** kube-controller-manager's garbage collector, for the embedded control plane (or any cluster without one). */
@@ -141,7 +134,7 @@ export class GarbageCollector {
 
   /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
   async run(signal: AbortSignal): Promise<void> {
-    await untilAborted(
+    await runUntilAborted(
       signal,
       () => this.start(),
       () => this.stop(),
@@ -260,19 +253,19 @@ export class GarbageCollector {
       await this.access.delete(addressOf(node), "Foreground", uid);
       return;
     }
-    const policy: PropagationPolicy = has(latest, ORPHAN_FINALIZER)
+    const policy: PropagationPolicy = hasFinalizer(latest, ORPHAN_FINALIZER)
       ? "Orphan"
-      : has(latest, FOREGROUND_FINALIZER)
+      : hasFinalizer(latest, FOREGROUND_FINALIZER)
         ? "Foreground"
         : "Background";
     await this.access.delete(addressOf(node), policy, uid);
   }
 
   /** Foreground: drop the owner's `foregroundDeletion` finalizer once no dependent blocks it any more. */
-  private async processDeletingDependents(node: GraphNode, latest: LiveObject): Promise<void> {
+  private async processDeletingDependents(node: GraphNode, latest: MetaObject): Promise<void> {
     const blocking = this.builder.graph.blockingDependents(node);
     if (blocking.length === 0) {
-      if (!has(latest, FOREGROUND_FINALIZER)) return;
+      if (!hasFinalizer(latest, FOREGROUND_FINALIZER)) return;
       await this.access.patchMetadata(addressOf(node), {
         resourceVersion: latest.metadata?.resourceVersion,
         finalizers: (latest.metadata?.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER),
@@ -284,7 +277,7 @@ export class GarbageCollector {
   }
 
   /** client-go's `classifyReferences`: each owner is dangling, waiting for its dependents' deletion, or solid. */
-  private async classifyReferences(node: GraphNode, latest: LiveObject): Promise<Classified> {
+  private async classifyReferences(node: GraphNode, latest: MetaObject): Promise<Classified> {
     const out: Classified = { solid: [], dangling: [], waiting: [] };
     const namespace = node.identity.namespace;
     for (const ref of latest.metadata?.ownerReferences ?? []) {
@@ -321,7 +314,7 @@ export class GarbageCollector {
             `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${namespace}"`,
           );
         }
-      } else if (deleting(owner) && has(owner, FOREGROUND_FINALIZER)) {
+      } else if (isBeingDeleted(owner) && hasFinalizer(owner, FOREGROUND_FINALIZER)) {
         out.waiting.push(ref.uid);
       } else {
         out.solid.push(ref.uid);
@@ -338,7 +331,13 @@ export class GarbageCollector {
     const node = this.builder.graph.get(uid);
     if (!node) return;
     const owner = await this.access.get(addressOf(node));
-    if (!owner || owner.metadata?.uid !== uid || !deleting(owner) || !has(owner, ORPHAN_FINALIZER)) return;
+    if (
+      !owner ||
+      owner.metadata?.uid !== uid ||
+      !isBeingDeleted(owner) ||
+      !hasFinalizer(owner, ORPHAN_FINALIZER)
+    )
+      return;
     for (const dependent of [...node.dependents]) {
       const latest = await this.access.get(addressOf(dependent));
       const refs = latest?.metadata?.ownerReferences ?? [];

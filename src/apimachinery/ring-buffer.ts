@@ -1,14 +1,16 @@
 /**
- * The ordered part of a workqueue: a growable ring buffer with O(1) `push` and `shift`.
+ * The one first-in first-out buffer of the workbook: a growable ring buffer with O(1) `push` and `shift`.
+ * The workqueue keeps its order in it (client-go's `queue []t`, behind a pluggable `Queue` with `Push/Pop/Len`
+ * on recent versions) and each informer listener buffers its pending notifications in it (client-go's
+ * processorListener uses `k8s.io/utils/buffer.RingGrowing` for the same job).
  *
- * client-go's basic queue keeps its order in a slice (`queue []t`) and, on recent versions, behind a pluggable
- * `Queue` interface with `Push/Pop/Len`. A JavaScript array's `shift()` moves every element, which turns a deep
- * queue into O(n) per Get; this buffer keeps a head index and a power-of-two capacity instead.
+ * A JavaScript array's `shift()` moves every element, which turns a deep queue into O(n) per take; this buffer
+ * keeps a head index and a power-of-two capacity instead.
  *
  * Invariants: `0 <= size <= slots.length`; the live items are `slots[(head + i) & mask]` for `i < size`;
  * freed slots are reset to `undefined` so popped items can be garbage-collected.
  */
-export class Fifo<T> {
+export class RingBuffer<T> {
   private slots: Array<T | undefined>;
   private head = 0;
   private size = 0;

@@ -1,4 +1,6 @@
-import { type Clock, realClock } from "../clock/clock.js";
+import { type Clock, realClock } from "../../clock/clock.js";
+import { jitter } from "./jitter.js";
+import type { RandomSource } from "./random.js";
 
 /** Parameters of {@link ExponentialBackoffManager}; the defaults are the Reflector's. */
 export interface BackoffOptions {
@@ -14,7 +16,7 @@ export interface BackoffOptions {
   resetMs?: number;
   clock?: Clock;
   /** Source of U[0,1) for the jitter (default Math.random; pass a seeded one for reproducible runs). */
-  random?: () => number;
+  random?: RandomSource;
 }
 
 /**
@@ -30,10 +32,10 @@ export class ExponentialBackoffManager {
   private readonly initialMs: number;
   private readonly capMs: number;
   private readonly factor: number;
-  private readonly jitter: number;
+  private readonly jitterFactor: number;
   private readonly resetMs: number;
   private readonly clock: Clock;
-  private readonly random: () => number;
+  private readonly random: RandomSource;
   private baseMs: number;
   private lastRequest: number | undefined;
 
@@ -41,7 +43,7 @@ export class ExponentialBackoffManager {
     this.initialMs = options.initialMs ?? 800;
     this.capMs = options.capMs ?? 30_000;
     this.factor = options.factor ?? 2;
-    this.jitter = options.jitter ?? 1;
+    this.jitterFactor = options.jitter ?? 1;
     this.resetMs = options.resetMs ?? 120_000;
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
@@ -49,7 +51,7 @@ export class ExponentialBackoffManager {
       initialMs: this.initialMs,
       capMs: this.capMs,
       factor: this.factor,
-      jitter: this.jitter,
+      jitter: this.jitterFactor,
       resetMs: this.resetMs,
     })) {
       if (!Number.isFinite(v) || v < 0)
@@ -65,7 +67,7 @@ export class ExponentialBackoffManager {
     this.lastRequest = now;
     const base = this.baseMs;
     this.baseMs = Math.min(this.baseMs * this.factor, this.capMs);
-    return this.jitter > 0 ? base + this.random() * this.jitter * base : base;
+    return this.jitterFactor > 0 ? jitter(base, this.jitterFactor, this.random) : base;
   }
 
   /** Starts the curve over at `initialMs`. */

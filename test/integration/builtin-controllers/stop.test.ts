@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
+import { GarbageCollector, NamespaceController } from "../../../src/builtin-controllers/index.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
-import { GarbageCollector, NamespaceController } from "../../../src/controllers/index.js";
 import { eventually } from "./helpers.js";
 
 /** Both controllers leave nothing running: their watches close on stop, and stop is idempotent. */

@@ -1,7 +1,11 @@
-import { badRequest } from "../errors.js";
-import type { KubeObject } from "../types.js";
-import { type FieldSelector, parseFieldSelector } from "./field-selector.js";
-import { type LabelSelector, parseLabelSelector, SelectorParseError } from "./label-selector.js";
+import { badRequest } from "../../apimachinery/errors.js";
+import type { KubeObject } from "../../apimachinery/object.js";
+import { type FieldSelector, parseFieldSelector } from "../../apimachinery/selectors/field-selector.js";
+import {
+  type LabelSelector,
+  parseLabelSelector,
+  SelectorParseError,
+} from "../../apimachinery/selectors/label-selector.js";
 
 /** Field labels every resource supports (`DefaultClusterScopedAttr` / `DefaultNamespaceScopedAttrs`). */
 export const DEFAULT_FIELD_LABELS: readonly string[] = ["metadata.name", "metadata.namespace"];

@@ -2,30 +2,10 @@
  * Generic reads and writes of any object by apiVersion, kind, namespace and name, for the control-plane
  * controllers (client-go's dynamic/metadata client). Goes through client-node's `KubernetesObjectApi`.
  */
-import { ApiException, PatchStrategy } from "@kubernetes/client-node";
+import { PatchStrategy } from "@kubernetes/client-node";
+import { isNotFound } from "../apimachinery/errors.js";
+import type { MetaObject } from "../apimachinery/object.js";
 import type { DiscoveredResource, DynamicClient, ResourceMapper } from "./discovery.js";
-
-/** The metadata of an object as read back from the API. */
-export interface LiveObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    finalizers?: string[];
-    ownerReferences?: Array<{
-      apiVersion: string;
-      kind: string;
-      name: string;
-      uid: string;
-      blockOwnerDeletion?: boolean;
-      controller?: boolean;
-    }>;
-    deletionTimestamp?: unknown;
-  };
-}
 
 /** Where an object lives: enough to address it. */
 export interface ObjectAddress {
@@ -37,11 +17,6 @@ export interface ObjectAddress {
 
 /** A propagation policy of DELETE (`metav1.DeletionPropagation`). */
 export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
-
-/** True for a 404 from client-node. */
-export function isNotFound(err: unknown): boolean {
-  return err instanceof ApiException && err.code === 404;
-}
 
 /** Thrown when an object's kind is not served (yet): retry after the next discovery. */
 export class UnknownKindError extends Error {
@@ -73,9 +48,9 @@ export class ObjectAccess {
   }
 
   /** GET; undefined when NotFound. */
-  async get(address: ObjectAddress): Promise<LiveObject | undefined> {
+  async get(address: ObjectAddress): Promise<MetaObject | undefined> {
     try {
-      return (await this.client.read(this.header(address))) as LiveObject;
+      return (await this.client.read(this.header(address))) as MetaObject;
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;

@@ -15,16 +15,17 @@
  * Invariant: `kubernetes` is removed only after a pass that found no object left in the namespace.
  */
 import { CoreV1Api, type KubeConfig, type V1Namespace } from "@kubernetes/client-node";
+import { isNotFound } from "../../apimachinery/errors.js";
+import { runUntilAborted } from "../../apimachinery/lifecycle.js";
+import type { MetaObject } from "../../apimachinery/object.js";
 import { SharedIndexInformer } from "../../cache/shared-index-informer.js";
 import { ListWatch } from "../../client/list-watch.js";
-import type { MetaObject } from "../../client/object.js";
 import { BuiltinResources } from "../../client/resource-descriptor.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
 import { Result } from "../../controller/result.js";
+import { isBeingDeleted } from "../../meta/finalizers.js";
 import { DynamicClient, discoverResources, supports } from "../discovery.js";
-import { untilAborted } from "../lifecycle.js";
-import { isNotFound, type LiveObject } from "../object-access.js";
 
 /** The spec finalizer this controller owns (`v1.FinalizerKubernetes`). */
 export const KUBERNETES_FINALIZER = "kubernetes";
@@ -38,11 +39,6 @@ export interface NamespaceControllerOptions {
   recheckMs?: number;
   clock?: Clock;
   onError?: (err: unknown, context: string) => void;
-}
-
-function isDeleting(obj: MetaObject | undefined): boolean {
-  const ts = obj?.metadata?.deletionTimestamp;
-  return ts !== undefined && ts !== null;
 }
 
 /** kube-controller-manager's namespace controller: empties Terminating namespaces, then finalizes them. */
@@ -79,7 +75,7 @@ export class NamespaceController {
       onError: (err, key) => onError(err, `sync ${key ?? ""}`),
     });
     const enqueue = (obj: MetaObject) => {
-      if (isDeleting(obj) && obj.metadata?.name) this.controller.enqueue(obj.metadata.name);
+      if (isBeingDeleted(obj) && obj.metadata?.name) this.controller.enqueue(obj.metadata.name);
     };
     this.informer.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });
   }
@@ -94,7 +90,7 @@ export class NamespaceController {
 
   /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
   async run(signal: AbortSignal): Promise<void> {
-    await untilAborted(
+    await runUntilAborted(
       signal,
       () => this.start(),
       () => this.stop(),
@@ -112,7 +108,7 @@ export class NamespaceController {
   /** One pass over a namespace; requeues itself while content remains. */
   async syncNamespace(name: string): Promise<Result | undefined> {
     const cached = this.informer.getIndexer().getByKey(name);
-    if (!cached || !isDeleting(cached)) return undefined;
+    if (!cached || !isBeingDeleted(cached)) return undefined;
     const remaining = await this.deleteAllContent(name);
     if (remaining > 0) return Result.requeueAfter(this.options.recheckMs ?? 1_000);
     let ns: V1Namespace;
@@ -150,9 +146,9 @@ export class NamespaceController {
       const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
       if (supports(r, "deletecollection")) await this.client.deleteCollection(r, namespace);
       const list = await this.client.list(apiVersion, r.kind, namespace);
-      for (const item of list.items as LiveObject[]) {
+      for (const item of list.items as MetaObject[]) {
         remaining++;
-        if (isDeleting(item)) continue;
+        if (isBeingDeleted(item)) continue;
         try {
           await this.client.delete(
             { apiVersion, kind: r.kind, metadata: { name: item.metadata?.name, namespace } },

@@ -3,13 +3,10 @@
  * cluster-scoped objects), never by UID: client-go's `MetaNamespaceKeyFunc` and `SplitMetaNamespaceKey`.
  */
 
-/** Anything with Kubernetes object metadata. */
-export interface HasMetadata {
-  metadata?: { name?: string; namespace?: string };
-}
+import type { MetaObject } from "./object.js";
 
 /** `namespace/name`, or `name` when the object is cluster-scoped. Throws if the object has no name. */
-export function metaNamespaceKey(obj: HasMetadata): string {
+export function metaNamespaceKey(obj: MetaObject): string {
   const name = obj.metadata?.name;
   if (!name) throw new Error("object has no metadata.name");
   const ns = obj.metadata?.namespace;

@@ -11,7 +11,7 @@
  * - a virtual node has no owners of its own; it is removed when found absent, or becomes observed when an event
  *   for its uid arrives.
  */
-import type { OwnerReference } from "../../apiserver/types.js";
+import type { OwnerReference } from "../../apimachinery/object.js";
 
 /** Who an object is: enough to GET it (apiVersion, kind, namespace, name) and to check it is the same (uid). */
 export interface ObjectIdentity {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbsentOwnerCache, type GraphNode, OwnerGraph } from "../../../src/controllers/index.js";
+import { AbsentOwnerCache, type GraphNode, OwnerGraph } from "../../../src/builtin-controllers/index.js";
 
 function node(
   uid: string,

@@ -1,14 +1,21 @@
 import { ApiException, KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import {
+  alreadyExists,
+  conflict,
   ExpiredError,
+  expired,
+  isAlreadyExists,
+  isConflict,
   isConnectionRefused,
   isExpired,
+  isNotFound,
   isTooLargeResourceVersion,
   isTooManyRequests,
+  notFound,
   StatusError,
-  toApiError,
-} from "../../../src/client/errors.js";
+  toStatusError,
+} from "../../../src/apimachinery/errors.js";
 import { ListWatch } from "../../../src/client/list-watch.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
 
@@ -19,12 +26,28 @@ const status410 = {
   message: "too old resource version: 5 (9)",
 };
 
-describe("client errors", () => {
+describe("Status errors", () => {
+  it("is one family: what the server builds is what the client's predicates read", () => {
+    const target = { group: "", resource: "configmaps", name: "a" };
+    expect(notFound(target)).toBeInstanceOf(StatusError);
+    expect(isNotFound(notFound(target))).toBe(true);
+    expect(isConflict(conflict(target))).toBe(true);
+    expect(isAlreadyExists(alreadyExists(target))).toBe(true);
+    expect(isConflict(alreadyExists(target))).toBe(false);
+    expect(expired("too old resource version: 1 (5)")).toBeInstanceOf(ExpiredError);
+    // The same Status, sent over the wire as text and read back by client-node, is the same error again.
+    const wire = new ApiException(404, "Not Found", JSON.stringify(notFound(target).status), {});
+    expect(toStatusError(wire)?.status).toEqual(notFound(target).status);
+    expect(isNotFound(wire)).toBe(true);
+  });
+
   it("parses client-node's ApiException (Status body as text) into a typed error", () => {
-    const e = toApiError(new ApiException(410, "Unsuccessful HTTP Request", JSON.stringify(status410), {}));
+    const e = toStatusError(
+      new ApiException(410, "Unsuccessful HTTP Request", JSON.stringify(status410), {}),
+    );
     expect(e).toBeInstanceOf(ExpiredError);
     expect(e).toMatchObject({ code: 410, reason: "Expired", message: "too old resource version: 5 (9)" });
-    const conflict = toApiError(
+    const conflict = toStatusError(
       new ApiException(409, "x", '{"kind":"Status","code":409,"reason":"Conflict"}', {}),
     );
     expect(conflict).toBeInstanceOf(StatusError);
@@ -37,7 +60,8 @@ describe("client errors", () => {
     expect(isExpired(status410)).toBe(true);
     expect(isTooManyRequests(Object.assign(new Error("Too Many Requests"), { statusCode: 429 }))).toBe(true);
     expect(isExpired(new Error("plain"))).toBe(false);
-    expect(toApiError("weird")).toBe("weird");
+    expect(toStatusError("weird")).toBeUndefined();
+    expect(toStatusError(new Error("ECONNRESET"))).toBeUndefined();
   });
 
   it("recognises a too-large resourceVersion by cause or message", () => {

@@ -1,0 +1,18 @@
+/**
+ * The floor every other folder stands on, in apimachinery's role: object and metadata types, cache keys,
+ * label and field selectors, name validation, `Status` errors, lifecycle helpers and the `wait` module
+ * (abortable waits, jitter, backoff, seeded random), plus the one O(1) ring buffer.
+ *
+ * Imports run downward only: this folder imports nothing of the workbook but the clock. The embedded server
+ * (`src/apiserver`) and the machinery (`client/`, `cache/`, `workqueue/`, `controller/`, `leaderelection/`,
+ * `meta/`) both stand on it and never on each other; `test/docs/layers.test.ts` keeps it that way.
+ */
+export * from "./errors.js";
+export * from "./keys.js";
+export * from "./lifecycle.js";
+export * from "./object.js";
+export * from "./ring-buffer.js";
+export * from "./selectors/field-selector.js";
+export * from "./selectors/label-selector.js";
+export * from "./validation/names.js";
+export * from "./wait/index.js";
