@@ -27,11 +27,11 @@ import (
 
 // runningManager is the controller-runtime manager the manager checks share, started by the first of them.
 type runningManager struct {
-	stop     context.CancelFunc
-	done     chan error
-	client   client.Client
-	recorder recorder.EventRecorder
-	mu       sync.Mutex
+	stop       context.CancelFunc
+	done       chan error
+	client     client.Client
+	recorder   recorder.EventRecorder
+	mu         sync.Mutex
 	reconciled map[string]int
 }
 

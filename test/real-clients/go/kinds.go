@@ -74,7 +74,9 @@ func meta(e *env, name string) metav1.ObjectMeta {
 
 func kindChecks() []check {
 	return []check{
-		kindCheck("ServiceAccount", func(e *env) typedClient[*corev1.ServiceAccount] { return e.client.CoreV1().ServiceAccounts(e.namespace) },
+		kindCheck("ServiceAccount", func(e *env) typedClient[*corev1.ServiceAccount] {
+			return e.client.CoreV1().ServiceAccounts(e.namespace)
+		},
 			func(e *env) *corev1.ServiceAccount { return &corev1.ServiceAccount{ObjectMeta: meta(e, "robot")} }, nil),
 		kindCheck("PersistentVolumeClaim", func(e *env) typedClient[*corev1.PersistentVolumeClaim] {
 			return e.client.CoreV1().PersistentVolumeClaims(e.namespace)
@@ -185,7 +187,9 @@ func kindChecks() []check {
 					Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "robot", Namespace: e.namespace}},
 				}
 			}, nil),
-		kindCheck("EndpointSlice", func(e *env) typedClient[*discoveryv1.EndpointSlice] { return e.client.DiscoveryV1().EndpointSlices(e.namespace) },
+		kindCheck("EndpointSlice", func(e *env) typedClient[*discoveryv1.EndpointSlice] {
+			return e.client.DiscoveryV1().EndpointSlices(e.namespace)
+		},
 			func(e *env) *discoveryv1.EndpointSlice {
 				return &discoveryv1.EndpointSlice{
 					ObjectMeta:  meta(e, "slice"),
@@ -207,7 +211,9 @@ func kindChecks() []check {
 					}}}},
 				}}}}
 			}, nil),
-		kindCheck("NetworkPolicy", func(e *env) typedClient[*networkingv1.NetworkPolicy] { return e.client.NetworkingV1().NetworkPolicies(e.namespace) },
+		kindCheck("NetworkPolicy", func(e *env) typedClient[*networkingv1.NetworkPolicy] {
+			return e.client.NetworkingV1().NetworkPolicies(e.namespace)
+		},
 			func(e *env) *networkingv1.NetworkPolicy {
 				return &networkingv1.NetworkPolicy{ObjectMeta: meta(e, "deny-all"), Spec: networkingv1.NetworkPolicySpec{}}
 			}, func(n *networkingv1.NetworkPolicy) error {
@@ -216,7 +222,9 @@ func kindChecks() []check {
 				}
 				return nil
 			}),
-		kindCheck("PodDisruptionBudget", func(e *env) typedClient[*policyv1.PodDisruptionBudget] { return e.client.PolicyV1().PodDisruptionBudgets(e.namespace) },
+		kindCheck("PodDisruptionBudget", func(e *env) typedClient[*policyv1.PodDisruptionBudget] {
+			return e.client.PolicyV1().PodDisruptionBudgets(e.namespace)
+		},
 			func(e *env) *policyv1.PodDisruptionBudget {
 				one := intstr.FromInt32(1)
 				return &policyv1.PodDisruptionBudget{ObjectMeta: meta(e, "budget"), Spec: policyv1.PodDisruptionBudgetSpec{
@@ -236,7 +244,9 @@ func kindChecks() []check {
 			}
 			return nil
 		}),
-		kindCheck("PriorityClass", func(e *env) typedClient[*schedulingv1.PriorityClass] { return e.client.SchedulingV1().PriorityClasses() },
+		kindCheck("PriorityClass", func(e *env) typedClient[*schedulingv1.PriorityClass] {
+			return e.client.SchedulingV1().PriorityClasses()
+		},
 			func(e *env) *schedulingv1.PriorityClass {
 				return &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "real-clients-" + e.suffix}, Value: 1000}
 			}, nil),
