@@ -49,12 +49,16 @@ export function defineLab(grader: LabGrader): LabGrader {
   return grader;
 }
 
-function withTimeout(check: Check, clock: Clock): Promise<void> {
-  const limit = check.timeout ?? DEFAULT_CHECK_TIMEOUT_MS;
+/**
+ * Runs `run` and settles with it, or rejects with "did not finish within `limit` ms" when it takes longer (on
+ * `clock`). An async hang is cut off this way; a synchronous infinite loop is not (nothing else runs), which is
+ * why `workbook grade` also supervises each lab from another process.
+ */
+export function runWithTimeout(run: () => unknown, limit: number, clock: Clock = realClock): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = clock.setTimer(limit, () => reject(new Error(`did not finish within ${limit} ms`)));
     Promise.resolve()
-      .then(() => check.run())
+      .then(run)
       .then(
         () => {
           timer.stop();
@@ -81,7 +85,7 @@ export async function runChecks(
   for (const check of checks) {
     const started = clock.now();
     try {
-      await withTimeout(check, clock);
+      await runWithTimeout(() => check.run(), check.timeout ?? DEFAULT_CHECK_TIMEOUT_MS, clock);
       results.push({ requirement: check.requirement, passed: true, durationMs: clock.now() - started });
     } catch (err) {
       results.push({
