@@ -40,6 +40,12 @@ const commands: Record<string, CommandEntry> = {
     usage: "workbook grade [--solutions] [--labs-dir DIR] [--graders-dir DIR] [lab-filter]",
     load: () => import("./grade.js"),
   },
+  quiz: {
+    summary: "the interview question bank in the terminal: quiz, read, list or mock interview (npm run quiz)",
+    usage:
+      "workbook quiz [--list | --read | --interview N [--seconds S]] [--topic T] [--notebook N] [--difficulty D] [--all] [--reset] [--seed N]",
+    load: () => import("./quiz.js"),
+  },
   bench: {
     summary: "run the benchmarks and write figures to bench-results/ (npm run bench)",
     usage: "workbook bench [suite-name-filter]",

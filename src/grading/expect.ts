@@ -42,9 +42,7 @@ function sameValue(a: unknown, b: unknown): boolean {
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
   if (keysA.length !== keysB.length) return false;
-  return keysA.every((k) =>
-    sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-  );
+  return keysA.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** Passes when `actual` equals `expected` (deep, for plain objects and arrays). */
@@ -79,7 +77,8 @@ export function expectWithin(what: string, actual: number, target: number, toler
 export function expectMatch(what: string, text: string, pattern: RegExp | string): string {
   const ok = typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
   if (!ok) {
-    const expected = typeof pattern === "string" ? `text containing ${JSON.stringify(pattern)}` : `text matching ${pattern}`;
+    const expected =
+      typeof pattern === "string" ? `text containing ${JSON.stringify(pattern)}` : `text matching ${pattern}`;
     throw new CheckFailure(what, expected, describeValue(text));
   }
   return text;

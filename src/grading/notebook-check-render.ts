@@ -39,7 +39,8 @@ function inline(text: string): string {
 /** Markdown for one check: a single line when it passed or was skipped, a block when it failed. */
 export function renderCheckResult(result: NotebookCheckResult): string {
   if (result.status === "passed") return `✅ check passed: **${result.name}**\n`;
-  if (result.status === "skipped") return `⏭️ check skipped: **${result.name}** (${result.hint ?? "no reason"})\n`;
+  if (result.status === "skipped")
+    return `⏭️ check skipped: **${result.name}** (${result.hint ?? "no reason"})\n`;
   const lines = [`❌ **check failed: ${result.name}**`, ""];
   lines.push(`- expected: ${inline(result.expected ?? "the check to pass")}`);
   lines.push(`- got: ${inline(result.actual ?? "a failure")}`);

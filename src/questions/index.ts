@@ -1,8 +1,14 @@
 /**
- * The question bank and quiz logic (`kube-controller-workbook/questions`): interview-style questions per
- * notebook, each with an answer that explains why and points back to the cell that showed it.
- *
- * This entry point exists so notebooks and `workbook quiz` can import it by name from day one; the bank itself
- * is filled in by the teaching tools (issue 8).
+ * The question bank and the quiz logic: typed interview questions tied to the notebook sections that answer
+ * them (`QUESTION_BANK`, `selectQuestions`), the notebook renderers (`showQuestions`, `showTryIt`), and the
+ * pieces `workbook quiz` is built from (deck, progress file, key-point scoring, mock interview).
  */
-export {};
+export * from "./bank/index.js";
+export * from "./deck.js";
+export * from "./interview.js";
+export * from "./key-points.js";
+export * from "./progress.js";
+export * from "./question.js";
+export * from "./render.js";
+export * from "./select.js";
+export * from "./try-it.js";

@@ -63,7 +63,9 @@ describe("expect helpers", () => {
     expect(failure(() => expectTrue("sorted", false, "names in order", "beta before alpha")).message).toBe(
       "sorted: expected names in order, got beta before alpha",
     );
-    await expect(expectThrows("get", () => 1, /404/)).rejects.toThrow("expected an error matching /404/, got no error");
+    await expect(expectThrows("get", () => 1, /404/)).rejects.toThrow(
+      "expected an error matching /404/, got no error",
+    );
     await expect(expectThrows("get", () => Promise.reject(new Error("500")), "404")).rejects.toBeInstanceOf(
       CheckFailure,
     );
@@ -74,10 +76,14 @@ describe("notebookChecks", () => {
   it("counts passes and failures, keeps going after a failure, and reports where to look", async () => {
     const { checks, out } = captured("00-cluster");
     expect(await checks.check("three ConfigMaps are listed", () => expectEqual("listed", 3, 3))).toBe(true);
-    const failed = await checks.check("the get fails with NotFound", () => expectEqual("HTTP code", 500, 404), {
-      where: "section 3, the cell that reads a missing ConfigMap",
-      hint: "did an injected fault stay switched on?",
-    });
+    const failed = await checks.check(
+      "the get fails with NotFound",
+      () => expectEqual("HTTP code", 500, 404),
+      {
+        where: "section 3, the cell that reads a missing ConfigMap",
+        hint: "did an injected fault stay switched on?",
+      },
+    );
     expect(failed).toBe(false);
     expect(await checks.check("a later check still runs", () => undefined)).toBe(true);
     const text = out.join("\n");

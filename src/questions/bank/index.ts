@@ -1,0 +1,10 @@
+/**
+ * The whole question bank, notebook by notebook. A notebook's author adds `bank/NN-topic.ts` (questions
+ * declared with `defineQuestions`) and one line here; the consistency test (test/unit/questions) then checks that
+ * the notebook shows exactly these questions.
+ */
+import type { Question } from "../question.js";
+import { cluster00 } from "./00-cluster.js";
+
+/** Every question, in notebook order. */
+export const QUESTION_BANK: readonly Question[] = [...cluster00];

@@ -1,0 +1,68 @@
+/**
+ * Questions in a notebook: each question as a heading-like line with its difficulty and topic, and the model
+ * answer folded in a `<details>` block the learner opens on demand. Every rendered question carries an HTML
+ * comment `<!-- question: ID -->` (invisible when rendered) so a test can read from an executed notebook which
+ * questions it showed.
+ */
+import { type ShowOptions, showMarkdown } from "../viz/display.js";
+import type { Question } from "./question.js";
+import { type QuestionFilter, selectQuestions } from "./select.js";
+
+/** The marker before each rendered question; the consistency test reads the ids back from it. */
+export const QUESTION_MARKER = /<!-- question: ([A-Za-z0-9._-]+) -->/g;
+
+/** Markdown for one question: the question, then the answer and key points folded away. */
+export function renderQuestion(question: Question, number: number): string {
+  const points = question.keyPoints.map((k) => `- ${k.point}`).join("\n");
+  return [
+    `<!-- question: ${question.id} -->`,
+    `**Q${number}. ${question.question}** _(${question.difficulty} · ${question.topic})_`,
+    "",
+    "<details><summary>Model answer (try yours first)</summary>",
+    "",
+    question.answer.trim(),
+    "",
+    "**Key points an interviewer listens for:**",
+    "",
+    points,
+    "",
+    `_Shown in: ${question.notebook}, section ${question.section}._`,
+    "",
+    "</details>",
+    "",
+  ].join("\n");
+}
+
+/** Markdown for a list of questions under a heading. */
+export function renderQuestions(questions: readonly Question[], heading = "Questions"): string {
+  const body = questions.map((q, i) => renderQuestion(q, i + 1)).join("\n");
+  return `### ${heading}\n\n${body}`;
+}
+
+/** Options of {@link showQuestions}: a filter within the notebook, a heading, and where to show. */
+export interface ShowQuestionsOptions extends ShowOptions {
+  /** Only the questions of this section (title or leading number). */
+  section?: string;
+  /** Only these ids (in bank order). */
+  ids?: readonly string[];
+  /** Heading above the list (default "Questions"). */
+  heading?: string;
+}
+
+/**
+ * Shows the bank's questions for `notebook` (optionally one section, or given ids), answers folded away.
+ * Pass string literals: the consistency test reads these calls from the notebook's source. Throws when the
+ * selection is empty, so a misspelt notebook or section is caught at once. Returns what it showed.
+ */
+export function showQuestions(notebook: string, options: ShowQuestionsOptions = {}): Question[] {
+  const filter: QuestionFilter = { notebook };
+  if (options.section !== undefined) filter.section = options.section;
+  if (options.ids !== undefined) filter.ids = options.ids;
+  const chosen = selectQuestions(filter);
+  if (chosen.length === 0) {
+    const where = options.section ? ` section "${options.section}"` : "";
+    throw new Error(`showQuestions: the bank has no questions for ${notebook}${where} (src/questions/bank/)`);
+  }
+  showMarkdown(renderQuestions(chosen, options.heading), options);
+  return chosen;
+}
