@@ -32,7 +32,7 @@ const commands: Record<string, CommandEntry> = {
   },
   notebooks: {
     summary: "execute every notebook headless under tslab; fail on any error (npm run notebooks)",
-    usage: "workbook notebooks [notebook.ipynb ...] [--timeout SECONDS] [--output-dir DIR]",
+    usage: "workbook notebooks [notebook.ipynb ...] [--timeout SECONDS] [--output-dir DIR] [--twice]",
     load: () => import("./notebooks.js"),
   },
   grade: {

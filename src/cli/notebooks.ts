@@ -1,8 +1,10 @@
 /**
- * `workbook notebooks [notebook.ipynb ...] [--timeout seconds] [--output-dir dir]`: executes notebooks headless
- * (default: every notebooks/*.ipynb, in name order) under the project's tslab kernel with nbclient, through
- * src/cli/notebook_runner.py. Exits 1 if any cell raised, printed an error output or timed out, naming the
- * notebook and cell. The notebooks themselves are never rewritten (executed copies only go to --output-dir).
+ * `workbook notebooks [notebook.ipynb ...] [--timeout seconds] [--output-dir dir] [--twice]`: executes notebooks
+ * headless (default: every notebooks/*.ipynb, in name order) under the project's tslab kernel with nbclient,
+ * through src/cli/notebook_runner.py. Exits 1 if any cell raised, printed an error output or timed out, or a
+ * notebook's checks summary reported a failed check, naming the notebook and cell; prints each notebook's check
+ * count and closes with a table of per-notebook times. `--twice` runs all cells twice in one kernel (Run All
+ * twice in a row). The notebooks themselves are never rewritten (executed copies only go to --output-dir).
  * Honours `WORKBOOK_CLUSTER` (default `embedded`): the kernel inherits it.
  */
 import { spawn } from "node:child_process";
@@ -16,6 +18,8 @@ export interface NotebooksArgs {
   notebooks: string[];
   timeoutSeconds: number;
   outputDir?: string;
+  /** Run all cells twice in the same kernel. */
+  twice: boolean;
 }
 
 /** Default per-cell timeout: generous for a 2-core machine, far below CI's limit. */
@@ -26,10 +30,12 @@ export function parseNotebooksArgs(args: string[], paths: WorkbookPaths): Notebo
   const notebooks: string[] = [];
   let timeoutSeconds = Number(process.env.WORKBOOK_CELL_TIMEOUT ?? DEFAULT_CELL_TIMEOUT_SECONDS);
   let outputDir: string | undefined;
+  let twice = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--timeout") timeoutSeconds = Number(args[++i]);
     else if (arg === "--output-dir") outputDir = args[++i];
+    else if (arg === "--twice") twice = true;
     else if (arg.startsWith("--")) throw new Error(`workbook notebooks: unknown option ${arg}`);
     else notebooks.push(resolve(arg));
   }
@@ -40,7 +46,7 @@ export function parseNotebooksArgs(args: string[], paths: WorkbookPaths): Notebo
   }
   if (outputDir !== undefined) outputDir = resolve(outputDir);
   if (notebooks.length === 0) notebooks.push(...listNotebooks(paths.notebooks));
-  return { notebooks, timeoutSeconds, outputDir };
+  return { notebooks, timeoutSeconds, outputDir, twice };
 }
 
 /** Every `*.ipynb` directly in `dir`, sorted by name (NN-topic order). */
@@ -62,6 +68,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const runnerArgs = [paths.notebookRunner, "--kernel", "tslab", "--timeout", String(parsed.timeoutSeconds)];
   if (parsed.outputDir) runnerArgs.push("--output-dir", parsed.outputDir);
+  if (parsed.twice) runnerArgs.push("--twice");
   runnerArgs.push(...parsed.notebooks);
   const env = notebookEnv(paths);
   process.stdout.write(`workbook notebooks: WORKBOOK_CLUSTER=${env.WORKBOOK_CLUSTER}\n`);

@@ -68,9 +68,10 @@ export class NotebookChecks {
 
   /**
    * Runs one check: `run` passes unless it throws or rejects (use the `expect*` helpers for clear messages).
-   * Shows the outcome under the cell and resolves `true` when it passed. Never throws.
+   * Shows the outcome under the cell. Never throws; resolves to nothing so a notebook cell ending with a check
+   * prints no stray value (read {@link NotebookChecks.results} for the outcome).
    */
-  async check(name: string, run: () => unknown, options: NotebookCheckOptions = {}): Promise<boolean> {
+  async check(name: string, run: () => unknown, options: NotebookCheckOptions = {}): Promise<void> {
     const started = Date.now();
     let result: NotebookCheckResult;
     try {
@@ -82,7 +83,6 @@ export class NotebookChecks {
       if (options.hint) result.hint = options.hint;
     }
     this.record(result);
-    return result.status === "passed";
   }
 
   /**
@@ -110,15 +110,14 @@ export class NotebookChecks {
   /**
    * The closing cell: shows every check and prints the `checks: N/M passed` line the headless runner reads;
    * throws {@link NotebookChecksFailed} when any check failed (so the cell shows an error and a headless run
-   * fails). Returns the totals otherwise.
+   * fails). Returns nothing, so the cell prints no stray value; {@link NotebookChecks.totals} has the counts.
    */
-  summary(): NotebookCheckTotals {
+  summary(): void {
     const totals = this.totals;
     showMarkdown(renderSummary(totals, this.results), this.show);
     (this.show.write ?? ((text: string) => console.log(text)))(checksLine(totals));
     const failures = this.results.filter((r) => r.status === "failed");
     if (failures.length > 0) throw new NotebookChecksFailed(totals, failures);
-    return totals;
   }
 
   private record(result: NotebookCheckResult): void {

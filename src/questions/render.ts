@@ -52,9 +52,10 @@ export interface ShowQuestionsOptions extends ShowOptions {
 /**
  * Shows the bank's questions for `notebook` (optionally one section, or given ids), answers folded away.
  * Pass string literals: the consistency test reads these calls from the notebook's source. Throws when the
- * selection is empty, so a misspelt notebook or section is caught at once. Returns what it showed.
+ * selection is empty, so a misspelt notebook or section is caught at once. Returns nothing (a notebook cell
+ * ending with it prints no stray value); `selectQuestions` gives the same list as data.
  */
-export function showQuestions(notebook: string, options: ShowQuestionsOptions = {}): Question[] {
+export function showQuestions(notebook: string, options: ShowQuestionsOptions = {}): void {
   const filter: QuestionFilter = { notebook };
   if (options.section !== undefined) filter.section = options.section;
   if (options.ids !== undefined) filter.ids = options.ids;
@@ -64,5 +65,4 @@ export function showQuestions(notebook: string, options: ShowQuestionsOptions = 
     throw new Error(`showQuestions: the bank has no questions for ${notebook}${where} (src/questions/bank/)`);
   }
   showMarkdown(renderQuestions(chosen, options.heading), options);
-  return chosen;
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { QUESTION_BANK, QUESTION_MARKER } from "../../src/questions/index.js";
 import { mermaidParseError } from "../docs/mermaid-parser.js";
 import { notebookSkipReason, paths, runWorkbook } from "./notebook-support.js";
 
@@ -68,6 +69,39 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     expect(files.map(digest)).toEqual(before);
   }, 300_000);
 
+  it("reports a failed check of a broken notebook cell with its message, and still runs the later checks", async () => {
+    // A copy of 00-cluster whose section 2 forgets one ConfigMap when it filters the list. The copy lives inside
+    // the checkout so the kernel resolves the package by name, as it does for notebooks/.
+    const source = readFileSync(join(paths.root, "notebooks", "00-cluster.ipynb"), "utf8");
+    const broken = source.replace("names.includes(cm.metadata", "names.slice(1).includes(cm.metadata");
+    expect(broken).not.toBe(source);
+    mkdirSync(join(paths.root, ".workbook"), { recursive: true });
+    const dir = mkdtempSync(join(paths.root, ".workbook", "broken-nb-"));
+    try {
+      writeFileSync(join(dir, "00-cluster.ipynb"), broken);
+      const { code, output } = await runWorkbook(["notebooks", join(dir, "00-cluster.ipynb")]);
+      expect(code).toBe(1);
+      expect(output).toMatch(/FAIL \S+00-cluster\.ipynb \([\d.]+ s, checks 8\/9 \(1 failed\)\)/);
+      expect(output).toContain("checks: 8/9 passed, 1 failed (00-cluster)");
+      expect(output).toContain(
+        '- our three ConfigMaps are listed: expected ["alpha","beta","gamma"], got ConfigMap names listed: ["beta","gamma"] (look at section 2, the cell that creates the ConfigMaps)',
+      );
+      expect(output).not.toMatch(/\n\s+at \S+ \(/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("runs 00-cluster twice in a row in one kernel (Run All twice)", async () => {
+    const { code, output } = await runWorkbook([
+      "notebooks",
+      "--twice",
+      join(paths.root, "notebooks", "00-cluster.ipynb"),
+    ]);
+    expect(output, output).toMatch(/ok {3}\S+00-cluster\.ipynb \([\d.]+ s, checks (\d+)\/\1/);
+    expect(code).toBe(0);
+  }, 180_000);
+
   it("reports a notebook file that is not a notebook, without a traceback", async () => {
     const { code, output } = await runWorkbook(["notebooks", fixture("not-json.ipynb")]);
     expect(code).toBe(1);
@@ -97,6 +131,18 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
       for (const { notebook, source } of shown) {
         expect(await mermaidParseError(source), `${notebook}:\n${source}`).toBeUndefined();
       }
+      // Each notebook printed its check count, every check passed, and it showed exactly its bank questions.
+      for (const notebook of readdirSync(out).filter((f) => f.endsWith(".ipynb"))) {
+        expect(output, `${notebook} prints its checks`).toMatch(
+          new RegExp(`ok   \\S*${notebook} \\([\\d.]+ s, checks (\\d+)/\\1( \\(\\d+ skipped\\))?\\)`),
+        );
+        const name = notebook.replace(/\.ipynb$/, "");
+        const markdown = displayOutputs(out, "text/markdown").filter((d) => d.notebook === notebook);
+        const ids = markdown.flatMap((d) => [...d.source.matchAll(QUESTION_MARKER)].map((m) => m[1]));
+        const bank = QUESTION_BANK.filter((q) => q.notebook === name).map((q) => q.id);
+        expect([...ids].sort(), `${notebook}: questions shown vs the bank`).toEqual([...bank].sort());
+      }
+      expect(output).toMatch(/notebook\s+time\s+checks\s+result\n/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -75,17 +75,13 @@ describe("expect helpers", () => {
 describe("notebookChecks", () => {
   it("counts passes and failures, keeps going after a failure, and reports where to look", async () => {
     const { checks, out } = captured("00-cluster");
-    expect(await checks.check("three ConfigMaps are listed", () => expectEqual("listed", 3, 3))).toBe(true);
-    const failed = await checks.check(
-      "the get fails with NotFound",
-      () => expectEqual("HTTP code", 500, 404),
-      {
-        where: "section 3, the cell that reads a missing ConfigMap",
-        hint: "did an injected fault stay switched on?",
-      },
-    );
-    expect(failed).toBe(false);
-    expect(await checks.check("a later check still runs", () => undefined)).toBe(true);
+    await checks.check("three ConfigMaps are listed", () => expectEqual("listed", 3, 3));
+    await checks.check("the get fails with NotFound", () => expectEqual("HTTP code", 500, 404), {
+      where: "section 3, the cell that reads a missing ConfigMap",
+      hint: "did an injected fault stay switched on?",
+    });
+    await checks.check("a later check still runs", () => undefined);
+    expect(checks.results.map((r) => r.status)).toEqual(["passed", "failed", "passed"]);
     const text = out.join("\n");
     expect(text).toContain("✅ check passed: **three ConfigMaps are listed**");
     expect(text).toContain("❌ **check failed: the get fails with NotFound**");
@@ -120,7 +116,8 @@ describe("notebookChecks", () => {
     const { checks, out } = captured();
     await checks.check("one", () => undefined);
     checks.skip("fault injection drops the watch", "this backend has no instruments");
-    expect(checks.summary()).toEqual({ notebook: "99-test", passed: 1, failed: 0, skipped: 1, total: 1 });
+    checks.summary();
+    expect(checks.totals).toEqual({ notebook: "99-test", passed: 1, failed: 0, skipped: 1, total: 1 });
     expect(out).toContain("checks: 1/1 passed, 1 skipped (99-test)");
     expect(out.join("\n")).toContain(
       "⏭️ check skipped: **fault injection drops the watch** (this backend has no instruments)",
