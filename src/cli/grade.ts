@@ -1,15 +1,21 @@
 /**
- * `workbook grade [--solutions] [lab-filter]` (npm run grade): grades every lab folder `NN-topic/` of labs/
- * (or solutions/ with --solutions) with its grader `test/labs/NN-topic.grade.ts`, printing one bullet per
- * requirement with a hint under each failure. Exit 0 when every requirement is met (or there are no labs yet),
- * 1 otherwise. `--labs-dir` and `--graders-dir` point elsewhere (the tests use a fixture lab).
+ * `workbook grade [--solutions] [--json [file.json]] [lab-filter]` (npm run grade): grades every lab folder
+ * `NN-topic/` of labs/ (or solutions/ with --solutions) with its grader `test/labs/NN-topic.grade.ts`, printing one
+ * bullet per requirement with a hint under each failure. Each lab's checks run in a supervised worker process
+ * (src/cli/grade-supervisor.ts): an endless loop or a hang fails that one check on its timeout and grading goes
+ * on. `--json` writes a report a teacher can collect: to the given `.json` file (the text report still prints),
+ * or, with no file, to stdout instead of the text. Exit 0 when every requirement is met (or there are no labs
+ * yet), 1 otherwise, 2 for a bad command line. `--labs-dir` and `--graders-dir` point elsewhere (tests use
+ * fixture labs).
  */
-import { existsSync, readdirSync } from "node:fs";
-import { register } from "node:module";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { type Check, type GradeReport, type LabGrader, runChecks } from "../grading/check.js";
-import { formatReport, formatSummary } from "../grading/report.js";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { GradeReport } from "../grading/check.js";
+import { formatReport, formatSummary, gradeRunReport } from "../grading/report.js";
+import { brokenLab, superviseLab } from "./grade-supervisor.js";
+import { usageError } from "./usage-error.js";
 import { workbookPaths } from "./workbook-paths.js";
 
 /** Parsed arguments of `workbook grade`. */
@@ -17,25 +23,41 @@ export interface GradeArgs {
   labsDir: string;
   gradersDir: string;
   filter?: string;
+  /** `--json`: `"-"` for stdout, else the file to write. */
+  json?: string;
 }
 
-/** Parses the command line; unknown flags are an error. */
+/** Parses the command line; unknown flags are a usage error. `--json` takes the next argument if it ends in .json. */
 export function parseGradeArgs(args: readonly string[]): GradeArgs {
   const paths = workbookPaths();
-  let labsDir: string | undefined;
-  let gradersDir = paths.graders;
-  let solutions = false;
-  let filter: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--solutions") solutions = true;
-    else if (arg === "--labs-dir") labsDir = resolve(args[++i] ?? "");
-    else if (arg === "--graders-dir") gradersDir = resolve(args[++i] ?? "");
-    else if (arg.startsWith("--")) throw new Error(`workbook grade: unknown option ${arg}`);
-    else filter = arg;
+  const rest = [...args];
+  let json: string | undefined;
+  const at = rest.indexOf("--json");
+  if (at >= 0) {
+    const file = rest[at + 1];
+    const takesFile = file !== undefined && file.endsWith(".json");
+    json = takesFile ? resolve(file) : "-";
+    rest.splice(at, takesFile ? 2 : 1);
   }
-  labsDir ??= solutions ? paths.solutions : paths.labs;
-  return { labsDir, gradersDir, filter };
+  const { values, positionals } = parseArgs({
+    args: rest,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      solutions: { type: "boolean" },
+      "labs-dir": { type: "string" },
+      "graders-dir": { type: "string" },
+    },
+  });
+  if (positionals.length > 1)
+    throw usageError(`workbook grade: one lab filter at most, got ${positionals.join(" ")}`);
+  const parsed: GradeArgs = {
+    labsDir: resolve(values["labs-dir"] ?? (values.solutions ? paths.solutions : paths.labs)),
+    gradersDir: resolve(values["graders-dir"] ?? paths.graders),
+  };
+  if (positionals[0] !== undefined) parsed.filter = positionals[0];
+  if (json !== undefined) parsed.json = json;
+  return parsed;
 }
 
 /** Lab folders (`NN-topic`) directly under `dir`, in order. */
@@ -47,58 +69,51 @@ export function listLabs(dir: string): string[] {
     .sort();
 }
 
-/** A report with a single failed requirement, for a lab that cannot even be graded. */
-function brokenLab(lab: string, requirement: string, message: string, hint: string): GradeReport {
-  return {
-    lab,
-    passed: 0,
-    failed: 1,
-    results: [{ requirement, passed: false, message, hint, durationMs: 0 }],
-  };
-}
-
-/** Loads a lab's grader and runs its checks against `dir`. */
+/** Grades one lab folder with its grader, every check supervised (see the module comment). */
 export async function gradeLab(lab: string, dir: string, gradersDir: string): Promise<GradeReport> {
   const file = join(gradersDir, `${lab}.grade.ts`);
   if (!existsSync(file)) {
     return brokenLab(lab, "the lab has a grader", `no ${file}`, "graders live in test/labs/<lab>.grade.ts");
   }
-  let checks: Check[];
-  let title = lab;
-  try {
-    const mod = (await import(pathToFileURL(file).href)) as { default?: LabGrader };
-    if (!mod.default || typeof mod.default.checks !== "function") {
-      throw new Error(`${file} must \`export default defineLab({ checks })\``);
-    }
-    title = mod.default.title ? `${lab}: ${mod.default.title}` : lab;
-    checks = await mod.default.checks(dir);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return brokenLab(
-      lab,
-      "the lab's code loads",
-      message,
-      "the lab's code must import without throwing; `npm run typecheck` shows type errors",
-    );
-  }
-  return runChecks(title, checks);
+  return superviseLab(lab, file, dir);
 }
 
 /** Grades the selected labs and prints their reports; resolves 0 when every requirement is met. */
 export async function run(args: string[]): Promise<number> {
   const parsed = parseGradeArgs(args);
+  const startedAt = new Date().toISOString();
   const labs = listLabs(parsed.labsDir).filter((l) => !parsed.filter || l.includes(parsed.filter));
+  const text =
+    parsed.json === "-" ? (t: string) => process.stderr.write(t) : (t: string) => process.stdout.write(t);
   if (labs.length === 0) {
-    process.stdout.write(`workbook grade: no labs in ${parsed.labsDir} yet; nothing to grade\n`);
-    return 0;
+    text(
+      `workbook grade: no labs in ${parsed.labsDir}${parsed.filter ? ` match "${parsed.filter}"` : " yet"}; nothing to grade\n`,
+    );
   }
-  register(new URL("../grading/ts-hooks.js", import.meta.url));
   const reports: GradeReport[] = [];
   for (const lab of labs) {
     const report = await gradeLab(lab, join(parsed.labsDir, lab), parsed.gradersDir);
-    process.stdout.write(formatReport(report));
+    text(formatReport(report));
     reports.push(report);
   }
-  process.stdout.write(formatSummary(reports));
+  if (labs.length > 0) text(formatSummary(reports));
+  if (parsed.json !== undefined) {
+    const report = gradeRunReport(reports, {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      labsDir: parsed.labsDir,
+      cluster: process.env.WORKBOOK_CLUSTER || "embedded",
+      user: userInfo().username,
+      host: hostname(),
+      node: process.version,
+    });
+    const body = `${JSON.stringify(report, null, 2)}\n`;
+    if (parsed.json === "-") process.stdout.write(body);
+    else {
+      mkdirSync(dirname(parsed.json), { recursive: true });
+      writeFileSync(parsed.json, body);
+      text(`workbook grade: report written to ${parsed.json}\n`);
+    }
+  }
   return reports.every((r) => r.failed === 0) ? 0 : 1;
 }

@@ -38,10 +38,16 @@ export interface GradeReport {
 /** Default per-check time limit. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
-/** A lab's grader: its title and the checks for one implementation folder (a lab or its solution). */
+/**
+ * A lab's grader: its title and the checks for one implementation folder (a lab or its solution).
+ * `workbook grade` runs the checks in a worker process that may be restarted after a check hangs (it then calls
+ * `checks(dir)` again and resumes with the next check), so `checks` must return the same list every time.
+ */
 export interface LabGrader {
   title?: string;
   checks(dir: string): Check[] | Promise<Check[]>;
+  /** Stops what `checks` started (a cluster, timers); called after the last check the worker runs. */
+  teardown?(): void | Promise<void>;
 }
 
 /** Declares a grader with type checking: `export default defineLab({ checks: (dir) => [...] })`. */

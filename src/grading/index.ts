@@ -7,6 +7,7 @@ export * from "./check.js";
 export * from "./consistently.js";
 export * from "./eventually.js";
 export * from "./expect.js";
+export * from "./grade-in-notebook.js";
 export * from "./notebook-check-render.js";
 export * from "./notebook-checks.js";
 export { type Attempt, attempt, type Condition, type PollOptions } from "./poll.js";

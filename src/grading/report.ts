@@ -26,3 +26,39 @@ export function formatSummary(reports: readonly GradeReport[]): string {
   const labs = reports.length === 1 ? "1 lab" : `${reports.length} labs`;
   return `grade: ${met}/${total} requirements met in ${labs} (${complete} complete)\n`;
 }
+
+/** The JSON report of one `workbook grade --json` run: what a teacher collects from each learner. */
+export interface GradeRunReport {
+  /** Identifies the format for whoever reads it later. */
+  format: "workbook-grade/v1";
+  startedAt: string;
+  finishedAt: string;
+  /** The folder graded (labs/ or solutions/). */
+  labsDir: string;
+  /** `WORKBOOK_CLUSTER` the checks ran against. */
+  cluster: string;
+  /** Who and where, so collected reports can be told apart. */
+  user: string;
+  host: string;
+  node: string;
+  labs: GradeReport[];
+  /** Requirements met and not met over every lab, and labs with every requirement met. */
+  passed: number;
+  failed: number;
+  complete: number;
+}
+
+/** Assembles a {@link GradeRunReport} from the lab reports and where and when they were made. */
+export function gradeRunReport(
+  labs: readonly GradeReport[],
+  meta: Pick<GradeRunReport, "startedAt" | "finishedAt" | "labsDir" | "cluster" | "user" | "host" | "node">,
+): GradeRunReport {
+  return {
+    format: "workbook-grade/v1",
+    ...meta,
+    labs: [...labs],
+    passed: labs.reduce((n, r) => n + r.passed, 0),
+    failed: labs.reduce((n, r) => n + r.failed, 0),
+    complete: labs.filter((r) => r.failed === 0 && r.passed > 0).length,
+  };
+}

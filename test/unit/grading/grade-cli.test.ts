@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listLabs, parseGradeArgs } from "../../../src/cli/grade.js";
 import { projectRoot } from "../../../src/cli/workbook-paths.js";
+import { type GradeRunReport, gradeInNotebook, renderGradeReport } from "../../../src/grading/index.js";
 
 const root = projectRoot();
 const fixtures = join(root, "test", "fixtures", "grading");
@@ -14,7 +15,7 @@ function grade(...args: string[]) {
   const run = spawnSync(process.execPath, [join(root, "dist", "cli", "main.js"), "grade", ...args], {
     cwd: root,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 120_000,
   });
   return { code: run.status, output: run.stdout + run.stderr };
 }
@@ -77,6 +78,102 @@ describe("workbook grade", () => {
       filter: "01",
     });
     expect(parseGradeArgs([]).labsDir).toBe(join(root, "labs"));
-    expect(() => parseGradeArgs(["--fast"])).toThrow(/unknown option --fast/);
+    expect(() => parseGradeArgs(["--fast"])).toThrow(/Unknown option '--fast'/);
+    expect(parseGradeArgs(["--json"]).json).toBe("-");
+    expect(parseGradeArgs(["--json", "out/report.json", "02"])).toMatchObject({
+      json: join(root, "out", "report.json"),
+      filter: "02",
+    });
+    expect(parseGradeArgs(["--json", "02"])).toMatchObject({ json: "-", filter: "02" });
   });
+
+  it("exits 2 with a hint on a bad option", () => {
+    const { code, output } = grade("--fast");
+    expect(code).toBe(2);
+    expect(output).toContain("run `workbook grade --help` for usage");
+  });
+
+  it("an endless loop, a hang, starved timers, a throw and process.exit each fail one check; the rest still run", () => {
+    const dir = mkdtempSync(join(tmpdir(), "workbook-grade-"));
+    try {
+      const file = join(dir, "report.json");
+      const started = Date.now();
+      const { code, output } = grade(
+        "--labs-dir",
+        join(fixtures, "hazards", "labs"),
+        "--graders-dir",
+        join(fixtures, "hazards", "graders"),
+        "--json",
+        file,
+      );
+      expect(code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(90_000);
+      const report = JSON.parse(readFileSync(file, "utf8")) as GradeRunReport;
+      expect(report).toMatchObject({ format: "workbook-grade/v1", passed: 3, failed: 5, complete: 0 });
+      const results = report.labs[0]!.results.map((r) => [r.requirement, r.passed, r.message]);
+      expect(results).toEqual([
+        ["runs first", true, undefined],
+        ["a synchronous endless loop", false, expect.stringMatching(/within 300 ms; the grader stopped it/)],
+        ["runs after the endless loop", true, undefined],
+        ["a promise that never settles", false, "did not finish within 300 ms"],
+        [
+          "microtasks that starve the timers",
+          false,
+          expect.stringMatching(/within 300 ms; the grader stopped it/),
+        ],
+        ["an exception", false, "fixture: the learner's code threw"],
+        ["process.exit", false, "the lab's process exited with code 3 during this check"],
+        ["runs last", true, undefined],
+      ]);
+      expect(report.labs[0]!.results[1]!.hint).toBe("look for a loop without an exit");
+      expect(output).toContain("3/8 requirements met");
+      expect(output).toContain(`report written to ${file}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--json alone writes only the JSON report to stdout", () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, "dist", "cli", "main.js"),
+        "grade",
+        "--json",
+        "--labs-dir",
+        join(fixtures, "solutions"),
+        "--graders-dir",
+        join(fixtures, "graders"),
+      ],
+      { cwd: root, encoding: "utf8", timeout: 120_000 },
+    );
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as GradeRunReport;
+    expect(report.labs.map((l) => [l.lab, l.passed, l.failed])).toEqual([
+      ["01-counter: a counter that settles", 3, 0],
+    ]);
+    expect(report).toMatchObject({ passed: 3, failed: 0, complete: 1, cluster: expect.any(String) });
+    expect(run.stderr).toContain("grade: 3/3 requirements met");
+  });
+});
+
+describe("gradeInNotebook", () => {
+  it("runs the grader in a child process and renders each requirement with why and hint", async () => {
+    const out: string[] = [];
+    const report = await gradeInNotebook("01-counter", {
+      labsDir: join(fixtures, "labs"),
+      gradersDir: join(fixtures, "graders"),
+      display: null,
+      write: (t) => out.push(t),
+    });
+    expect(report).toMatchObject({ passed: 2, failed: 1 });
+    const text = out.join("");
+    expect(text).toContain("### 01-counter: a counter that settles: 2/3 requirements met");
+    expect(text).toContain("- ✅ a new counter starts at zero");
+    expect(text).toContain(
+      "- ❌ **bump() eventually raises the value by one**\n  - why: value 1 did not happen",
+    );
+    expect(text).toContain("  - hint: bump() must schedule the increment");
+    expect(renderGradeReport({ ...report, labs: [] })).toMatch(/^No lab matched/);
+  }, 60_000);
 });

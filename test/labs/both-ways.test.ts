@@ -1,0 +1,97 @@
+/**
+ * The graders prove themselves both ways, for every lab present (a new lab is covered as soon as its folders
+ * exist): every check passes on `solutions/NN-topic`, and every check fails on the untouched skeleton in
+ * `labs/NN-topic` (a check that passes on a skeleton grades nothing). Both run through the real `workbook grade
+ * --json`, so the supervised worker, the TypeScript loader and the report are what is tested.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { listLabs } from "../../src/cli/grade.js";
+import { workbookPaths } from "../../src/cli/workbook-paths.js";
+import type { GradeRunReport } from "../../src/grading/index.js";
+
+const paths = workbookPaths();
+const labs = listLabs(paths.labs);
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(relative(dir, join(d, e.name)));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Grades one lab folder of `labsDir` with `workbook grade --json` and returns the parsed report. */
+function grade(lab: string, labsDir: string, gradersDir = paths.graders): GradeRunReport {
+  const dir = mkdtempSync(join(tmpdir(), "workbook-both-ways-"));
+  try {
+    const file = join(dir, "report.json");
+    const cli = join(paths.root, "dist", "cli", "main.js");
+    const args = [cli, "grade", "--json", file, "--labs-dir", labsDir, "--graders-dir", gradersDir, lab];
+    const run = spawnSync(process.execPath, args, { cwd: paths.root, encoding: "utf8", timeout: 600_000 });
+    if (!existsSync(file))
+      throw new Error(`workbook grade wrote no report (exit ${run.status}):\n${run.stdout}${run.stderr}`);
+    return JSON.parse(readFileSync(file, "utf8")) as GradeRunReport;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The requirements of a report that passed, and those that failed, with why. */
+function split(report: GradeRunReport): { passing: string[]; failing: string[]; total: number } {
+  const results = report.labs.flatMap((l) => l.results);
+  return {
+    passing: results.filter((r) => r.passed).map((r) => r.requirement),
+    failing: results.filter((r) => !r.passed).map((r) => `${r.requirement}: ${r.message}`),
+    total: results.length,
+  };
+}
+
+describe("labs and solutions", () => {
+  it("labs/ and solutions/ hold the same lab folders, with the same file names, a README and a grader", () => {
+    expect(listLabs(paths.solutions)).toEqual(labs);
+    for (const lab of labs) {
+      const labFiles = filesUnder(join(paths.labs, lab));
+      expect(labFiles, `labs/${lab}`).toContain("README.md");
+      expect(
+        filesUnder(join(paths.solutions, lab)).filter((f) => f !== "README.md"),
+        `solutions/${lab}`,
+      ).toEqual(labFiles.filter((f) => f !== "README.md"));
+      expect(existsSync(join(paths.graders, `${lab}.grade.ts`)), `test/labs/${lab}.grade.ts`).toBe(true);
+    }
+  });
+
+  it("the rule has teeth: the fixture skeleton, two of whose checks pass untouched, is caught", () => {
+    const fixtures = join(paths.root, "test", "fixtures", "grading");
+    const skeleton = split(grade("01-counter", join(fixtures, "labs"), join(fixtures, "graders")));
+    expect(skeleton.passing).toEqual([
+      "a new counter starts at zero",
+      "the value never overshoots the number of bumps",
+    ]);
+    expect(
+      split(grade("01-counter", join(fixtures, "solutions"), join(fixtures, "graders"))).failing,
+    ).toEqual([]);
+  }, 120_000);
+});
+
+describe.each(labs)("lab %s graded both ways", (lab) => {
+  it("every check passes on the solution", () => {
+    const { failing, total } = split(grade(lab, paths.solutions));
+    expect(total).toBeGreaterThan(0);
+    expect(failing, "checks failing on solutions/").toEqual([]);
+  }, 600_000);
+
+  it("every check fails on the untouched skeleton", () => {
+    const { passing, total } = split(grade(lab, paths.labs));
+    expect(total).toBeGreaterThan(0);
+    expect(passing, "checks passing on the skeleton in labs/ grade nothing").toEqual([]);
+  }, 600_000);
+});
