@@ -34,8 +34,8 @@ export function parseGradeArgs(args: readonly string[]): GradeArgs {
   let json: string | undefined;
   const at = rest.indexOf("--json");
   if (at >= 0) {
-    const file = rest[at + 1];
-    const takesFile = file !== undefined && file.endsWith(".json");
+    const file = rest[at + 1] ?? "";
+    const takesFile = file.endsWith(".json");
     json = takesFile ? resolve(file) : "-";
     rest.splice(at, takesFile ? 2 : 1);
   }
