@@ -79,7 +79,7 @@ describe("labs and solutions", () => {
     expect(
       split(grade("01-counter", join(fixtures, "solutions"), join(fixtures, "graders"))).failing,
     ).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe.each(labs)("lab %s graded both ways", (lab) => {
