@@ -1,21 +1,23 @@
 /**
- * The embedded API server's storage-and-semantics backend (`createBackend`).
+ * The embedded API server's storage-and-semantics backend (`createBackend`): kube-apiserver's generic registry
+ * wired together. It resolves the served resource, reads gets and lists from the MVCC store, starts watches on
+ * the watch cache, and hands every write to the generic store (`registry/generic-store.ts`), whose strategies
+ * carry each kind's own rules and whose admission step is NamespaceLifecycle. It holds no kind-specific code.
  *
- * Note for the HTTP layer: besides {@link ApiBackend}, the returned backend has three optional extras
- * declared in types.ts: `listJson()` (a LIST response body built from the stored JSON bytes, no
- * re-serialization), `stop()` (stops the bookmark timer and closes all watches) and, on watch handles,
- * `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its timeout).
+ * Besides {@link ApiBackend}, the HTTP layer uses optional extras declared in types.ts: `listJson()` (a LIST
+ * response body built from the stored JSON bytes, no re-serialization), `table()`/`tableOf()` (kubectl's Table
+ * output) and, on watch handles, `bookmark()` (send one BOOKMARK now, e.g. before closing a watch at its
+ * timeout).
  */
 
-import { badRequest, failure, forbidden, notFound, StatusError } from "../apimachinery/errors.js";
+import { badRequest, failure, StatusError } from "../apimachinery/errors.js";
 import type { KubeObject } from "../apimachinery/object.js";
 import { type Clock, realClock } from "../clock/clock.js";
-import { FieldErrors } from "./admission/field-errors.js";
+import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { responseError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
-import { isDryRunAll } from "./registry/deletion-policy.js";
 import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
@@ -23,14 +25,13 @@ import { buildSelection } from "./registry/selection-predicate.js";
 import type { ServedResource } from "./registry/served-resource.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
 import { encodeContinue } from "./storage/continue-token.js";
-import { isJsonObject, type JsonObject } from "./storage/json.js";
+import { isJsonObject } from "./storage/json.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
 import { resolveListPosition } from "./storage/list-revision.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
-import { parseResourceVersion, tooLargeResourceVersion, tooOldWatch } from "./storage/resource-version.js";
+import { parseResourceVersion, tooLargeResourceVersion } from "./storage/resource-version.js";
 import type { StoredVersion } from "./storage/stored-version.js";
-import { SharedWatchEvent } from "./storage/watch-event.js";
-import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchHub } from "./storage/watch-hub.js";
+import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchCache } from "./storage/watch-cache.js";
 import type {
   ApiBackend,
   DeleteOptions,
@@ -44,6 +45,7 @@ import type {
   WatchSink,
   WriteOptions,
 } from "./types.js";
+import { FieldErrors } from "./validation/field-errors.js";
 
 /** Options of {@link createBackend}. */
 export interface BackendOptions {
@@ -69,7 +71,6 @@ export interface BackendStats {
 /** The namespaces every cluster starts with. */
 const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
-const CRD_STORAGE_ID = "apiextensions.k8s.io/customresourcedefinitions";
 const NAMESPACES_STORAGE_ID = "/namespaces";
 
 /** What a list computes before rendering it as objects or as JSON. */
@@ -86,15 +87,14 @@ interface ListResult {
 export class Backend implements ApiBackend {
   private readonly clock: Clock;
   private readonly store: MvccStore;
-  private readonly hub: WatchHub;
+  private readonly watchCache: WatchCache;
   private readonly registry = new ResourceRegistry();
   private readonly writes: GenericStore;
-  private readonly crds: CrdLifecycle;
 
   constructor(options: BackendOptions = {}) {
     this.clock = options.clock ?? realClock;
     this.store = new MvccStore(options.historySize ?? DEFAULT_HISTORY_SIZE);
-    this.hub = new WatchHub(
+    this.watchCache = new WatchCache(
       this.store,
       this.clock,
       options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
@@ -103,10 +103,10 @@ export class Backend implements ApiBackend {
       store: this.store,
       clock: this.clock,
       random: options.random ?? Math.random,
-      admitCreate: (rt, ns, name) => this.admitCreate(rt, ns, name),
+      admission: new NamespaceLifecycle(() => this.store.resource(NAMESPACES_STORAGE_ID)),
     });
-    this.crds = new CrdLifecycle(this.registry, this.store, this.hub);
-    this.registry.add(...builtinResources(this.clock));
+    const crds = new CrdLifecycle(this.registry, this.store, this.watchCache);
+    this.registry.add(...builtinResources(this.clock, crds));
     const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
     for (const name of INITIAL_NAMESPACES) this.writes.create(nsType, undefined, { metadata: { name } });
   }
@@ -190,21 +190,8 @@ export class Backend implements ApiBackend {
       const match = this.predicate(rt, opts);
       validateWatchOptions(opts);
       const rv = parseResourceVersion(opts.resourceVersion);
-      const current = this.store.revision;
-      if (rv > current) throw tooLargeResourceVersion(rv, current);
-      const sendInitial = opts.sendInitialEvents ?? rv === 0;
-      if (!sendInitial && rv > 0 && rv < this.store.compactedRevision) {
-        const status = tooOldWatch(rv, this.store.compactedRevision).status;
-        try {
-          sink.event(SharedWatchEvent.fromObject("ERROR", { ...status }));
-          sink.close();
-        } catch {
-          // a client that is already gone needs no error event
-        }
-        return { stop: () => {} };
-      }
       const id = storageId(rt);
-      const watcher = this.hub.add(
+      return this.watchCache.watch(
         {
           resourceId: id,
           namespace: ns,
@@ -214,40 +201,19 @@ export class Backend implements ApiBackend {
           bookmarks: opts.allowWatchBookmarks === true,
           rewriteApiVersion: this.registry.byStorageId(id).length > 1,
         },
+        {
+          resourceVersion: rv,
+          sendInitialEvents: opts.sendInitialEvents ?? rv === 0,
+          initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks === true,
+        },
         sink,
       );
-      if (sendInitial) {
-        const page = readRange(this.store.resource(id), { namespace: ns, rev: current, latest: true });
-        for (const v of page.versions) watcher.initial(v);
-        watcher.lastRev = current;
-        if (opts.sendInitialEvents === true && opts.allowWatchBookmarks === true) {
-          this.hub.bookmark(watcher, { "k8s.io/initial-events-end": "true" });
-        }
-      } else if (rv > 0) {
-        for (const ev of this.store.history.since(rv)) {
-          if (ev.resourceId !== id) continue;
-          watcher.deliver(ev);
-          ev.settle();
-        }
-        watcher.lastRev = Math.max(watcher.lastRev, current);
-      } else {
-        watcher.lastRev = current;
-      }
-      return {
-        stop: () => watcher.stop(),
-        bookmark: () => {
-          if (watcher.target.bookmarks) this.hub.bookmark(watcher);
-        },
-      };
     });
   }
 
   create(rt: ResourceType, namespace: string | undefined, body: unknown, opts?: WriteOptions): KubeObject {
     return guard(() => {
-      const served = this.served(rt);
-      const created = this.writes.create(served, namespace, body, opts);
-      if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) this.crds.sync(created);
-      return present(created, rt);
+      return present(this.writes.create(this.served(rt), namespace, body, opts), rt);
     });
   }
 
@@ -258,9 +224,7 @@ export class Backend implements ApiBackend {
     body: unknown,
     opts?: WriteOptions,
   ): KubeObject {
-    return guard(() =>
-      this.afterWrite(rt, this.writes.update(this.served(rt), namespace, name, body, opts), opts),
-    );
+    return guard(() => present(this.writes.update(this.served(rt), namespace, name, body, opts), rt));
   }
 
   patch(
@@ -277,13 +241,12 @@ export class Backend implements ApiBackend {
       const current = this.writes.current(served, namespace, name).object();
       const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
       if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
-      const updated = this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true });
-      return this.afterWrite(rt, updated, opts);
+      return present(this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true }), rt);
     });
   }
 
   delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): KubeObject {
-    return guard(() => present(this.deleteOne(this.served(rt), namespace, name, opts ?? {}), rt));
+    return guard(() => present(this.writes.delete(this.served(rt), namespace, name, opts ?? {}), rt));
   }
 
   deleteCollection(
@@ -300,7 +263,7 @@ export class Backend implements ApiBackend {
       for (const v of r.page.versions) {
         const obj = v.object();
         try {
-          const deleted = this.deleteOne(
+          const deleted = this.writes.delete(
             served,
             obj.metadata?.namespace,
             obj.metadata!.name!,
@@ -338,39 +301,23 @@ export class Backend implements ApiBackend {
       compactedRevision: this.store.compactedRevision,
       historyEvents: this.store.history.size,
       historyCapacity: this.store.history.capacity,
-      watches: this.hub.count(),
+      watches: this.watchCache.count(),
     };
   }
 
   /** Number of running watches (for instruments). */
   watchCount(): number {
-    return this.hub.count();
+    return this.watchCache.count();
   }
 
   /** Stops the bookmark timer and closes every watch. Idempotent. */
   stop(): void {
-    this.hub.stop();
+    this.watchCache.stop();
   }
 
   /** A custom resource's printer columns from its CRD version (undefined for built-ins). */
-  private printerColumns(rt: ResourceType): PrinterColumn[] | undefined {
-    const crdName = this.served(rt).crd;
-    if (crdName === undefined) return undefined;
-    const crd = this.store.resource(CRD_STORAGE_ID).current(crdName)?.object();
-    const spec = crd && isJsonObject(crd.spec) ? crd.spec : {};
-    const versions = Array.isArray(spec.versions) ? spec.versions : [];
-    const version = versions.find((v) => isJsonObject(v) && v.name === rt.version);
-    const columns =
-      isJsonObject(version) && Array.isArray(version.additionalPrinterColumns)
-        ? version.additionalPrinterColumns
-        : [];
-    return columns.filter(
-      (c): c is PrinterColumn & JsonObject =>
-        isJsonObject(c) &&
-        typeof c.name === "string" &&
-        typeof c.jsonPath === "string" &&
-        typeof c.type === "string",
-    );
+  private printerColumns(rt: ResourceType): readonly PrinterColumn[] | undefined {
+    return this.served(rt).printerColumns;
   }
 
   private served(rt: ResourceType): ServedResource {
@@ -411,51 +358,6 @@ export class Backend implements ApiBackend {
     });
     return { rt, rev, page };
   }
-
-  private afterWrite(rt: ResourceType, obj: KubeObject, opts: WriteOptions | undefined): KubeObject {
-    if (!opts?.dryRun && storageId(rt) === CRD_STORAGE_ID) {
-      // A CRD being deleted stays unserved until it is gone, whatever else its updates change.
-      const live = this.store.resource(CRD_STORAGE_ID).current(obj.metadata!.name!);
-      if (live && !obj.metadata?.deletionTimestamp) this.crds.sync(obj);
-      else this.crds.drop(obj.metadata!.name!);
-    }
-    return present(obj, rt);
-  }
-
-  private deleteOne(
-    served: ServedResource,
-    namespace: string | undefined,
-    name: string,
-    opts: DeleteOptions,
-  ): KubeObject {
-    const isCrd = storageId(served.type) === CRD_STORAGE_ID;
-    const dryRun = isDryRunAll(opts);
-    if (isCrd && !dryRun) {
-      this.writes.current(served, namespace, name); // 404 before any side effect
-      this.crds.drop(name);
-    }
-    return this.writes.delete(served, namespace, name, opts);
-  }
-
-  /** NamespaceLifecycle admission for creates: the namespace must exist and not be terminating. */
-  private admitCreate(rt: ResourceType, ns: string | undefined, name: string): void {
-    if (!rt.namespaced || ns === undefined) return;
-    const v = this.store.resource(NAMESPACES_STORAGE_ID).current(ns);
-    if (!v) throw notFound({ group: "", resource: "namespaces", name: ns });
-    if (v.object().metadata?.deletionTimestamp) {
-      throw forbidden(
-        { group: rt.group, resource: rt.resource, name },
-        `unable to create new content in namespace ${ns} because it is being terminated`,
-        [
-          {
-            reason: "NamespaceTerminating",
-            message: `namespace ${ns} is being terminated`,
-            field: "metadata.namespace",
-          },
-        ],
-      );
-    }
-  }
 }
 
 /** Creates the embedded API server's backend. */
@@ -483,7 +385,6 @@ function validateWatchOptions(opts: WatchOptions): void {
   errs.throwIfAny("ListOptions", "meta.k8s.io", "");
 }
 
-/** Runs `fn`, turning anything that is not an StatusError into 500 InternalError. */
 /** `?includeObject=`: None, Metadata or Object; anything else is 422 (`ValidateTableOptions`). */
 function checkIncludeObject(value: string): IncludeObject {
   if (value === "None" || value === "Metadata" || value === "Object") return value;
@@ -493,6 +394,7 @@ function checkIncludeObject(value: string): IncludeObject {
   return "Metadata";
 }
 
+/** Runs `fn`, turning anything that is not a StatusError into 500 InternalError. */
 function guard<T>(fn: () => T): T {
   try {
     return fn();

@@ -1,11 +1,11 @@
 /**
  * `kube-controller-workbook/apiserver`: the embedded Kubernetes API server. The HTTP layer, TLS, kubeconfig and
  * instruments (http/, server.ts, tls.ts, kubeconfig.ts, instruments/) and the storage-and-semantics backend
- * (backend.ts, storage/, registry/, admission/, patch/). It stands on the floor (`src/apimachinery`: object
+ * (backend.ts, storage/, registry/, admission/, validation/, patch/); README.md maps kube-apiserver's
+ * parts to these files. It stands on the floor (`src/apimachinery`: object
  * types, selectors, Status errors), which the root entry point exports.
  */
 
-export { FieldErrors } from "./admission/field-errors.js";
 export * from "./backend.js";
 export * from "./http/request-info.js";
 export * from "./instruments/index.js";
@@ -17,6 +17,7 @@ export { finalizersForDeletion } from "./registry/deletion-policy.js";
 export * from "./server.js";
 export { EventHistory } from "./storage/event-history.js";
 export { MvccStore } from "./storage/mvcc-store.js";
-export { WatchHub } from "./storage/watch-hub.js";
+export { WatchCache, type WatchStart } from "./storage/watch-cache.js";
 export * from "./tls.js";
 export * from "./types.js";
+export { FieldErrors } from "./validation/field-errors.js";

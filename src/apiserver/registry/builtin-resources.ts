@@ -1,5 +1,6 @@
 import type { Clock } from "../../clock/clock.js";
 import { CrdStrategy } from "./crd.js";
+import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { ConfigMapStrategy, SecretStrategy } from "./data-strategies.js";
 import { NamespaceStrategy } from "./namespace-strategy.js";
 import { defineResourceType } from "./resource-type.js";
@@ -7,8 +8,11 @@ import type { ServedResource } from "./served-resource.js";
 import { ServiceStrategy } from "./service-strategy.js";
 import { EventStrategy, LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
 
-/** The built-in kinds the embedded server serves, with their write strategies. */
-export function builtinResources(clock: Clock): ServedResource[] {
+/**
+ * The built-in kinds the embedded server serves, with their write strategies; `crds` is what stored CRDs drive
+ * (their kinds served and purged).
+ */
+export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResource[] {
   return [
     {
       type: defineResourceType({
@@ -124,7 +128,7 @@ export function builtinResources(clock: Clock): ServedResource[] {
         shortNames: ["crd", "crds"],
         subresources: ["status"],
       }),
-      strategy: new CrdStrategy(clock),
+      strategy: new CrdStrategy(clock, crds),
     },
   ];
 }

@@ -1,13 +1,14 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
-import type { WatchHub } from "../storage/watch-hub.js";
+import type { WatchCache } from "../storage/watch-cache.js";
 import { servedResourcesOf } from "./crd.js";
 import type { ResourceRegistry } from "./resource-registry.js";
 import { storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 
 /**
- * What apiextensions-apiserver's controllers do when a CRD changes, done at once: serve the kinds of a stored
+ * What apiextensions-apiserver's controllers (establishing, finalizer, crdHandler) do when a CRD changes, done at
+ * once, driven by the CRD strategy's hooks (see `CrdStrategy`): serve the kinds of a stored
  * CRD (its "Established" moment), re-serve them when it is updated, and on delete stop serving them and remove
  * every instance.
  *
@@ -19,7 +20,7 @@ export class CrdLifecycle {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly store: MvccStore,
-    private readonly hub: WatchHub,
+    private readonly watchCache: WatchCache,
   ) {}
 
   /** Serves (or re-serves) the kinds a stored CRD defines. */
@@ -55,6 +56,6 @@ export class CrdLifecycle {
       const v = rs.current(key);
       if (v) this.store.remove(id, key, v.object().metadata?.namespace);
     }
-    this.hub.closeResource(id);
+    this.watchCache.closeResource(id);
   }
 }

@@ -1,13 +1,15 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../apimachinery/validation/names.js";
 import type { Clock } from "../../clock/clock.js";
-import { type FieldErrors, renderValue } from "../admission/field-errors.js";
-import { type SchemaProps, validateCustomObject } from "../admission/openapi-schema.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { type FieldErrors, renderValue } from "../validation/field-errors.js";
+import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
+import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { BasicStrategy } from "./strategy.js";
+import type { PrinterColumn } from "./table.js";
 import { rfc3339 } from "./time.js";
 
 /** The fields of a CRD spec the server reads. */
@@ -20,6 +22,7 @@ interface CrdSpec {
     served?: boolean;
     storage?: boolean;
     schema?: { openAPIV3Schema?: SchemaProps };
+    additionalPrinterColumns?: unknown;
     subresources?: { status?: unknown; scale?: unknown };
   }[];
 }
@@ -90,11 +93,29 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
 /**
  * The CRD strategy: validation as above; on every write the embedded "apiextensions controller" runs at once
  * and sets the status a real cluster reaches a moment later: `acceptedNames`, `storedVersions` and the
- * conditions `NamesAccepted` and `Established`, both True.
+ * conditions `NamesAccepted` and `Established`, both True. Its hooks drive the {@link CrdLifecycle}: a stored CRD
+ * serves its kinds, an updated one re-serves them, one being deleted stops serving them and purges them.
  */
 export class CrdStrategy extends BasicStrategy {
-  constructor(private readonly clock: Clock) {
+  constructor(
+    private readonly clock: Clock,
+    private readonly lifecycle?: CrdLifecycle,
+  ) {
     super({ hasStatus: true, tracksGeneration: true });
+  }
+
+  override afterCreate(obj: KubeObject): void {
+    this.lifecycle?.sync(obj);
+  }
+
+  /** A CRD being deleted stays unserved until it is gone, whatever else its updates change. */
+  override afterUpdate(obj: KubeObject, stored: boolean): void {
+    if (stored && !obj.metadata?.deletionTimestamp) this.lifecycle?.sync(obj);
+    else this.lifecycle?.drop(obj.metadata?.name ?? "");
+  }
+
+  override beforeDelete(name: string): void {
+    this.lifecycle?.drop(name);
   }
 
   override prepareForCreate(obj: KubeObject): void {
@@ -173,6 +194,7 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       }),
       strategy: new CustomResourceStrategy(hasStatus),
       crd: crd.metadata?.name ?? "",
+      printerColumns: printerColumnsOf(v.additionalPrinterColumns),
       ...(schema
         ? { schemaCheck: (obj: unknown, errs: FieldErrors) => validateCustomObject(obj, schema, errs) }
         : {}),
@@ -180,4 +202,16 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
     out.push(resource);
   }
   return out;
+}
+
+/** The well-formed entries of a CRD version's `additionalPrinterColumns` (name, jsonPath and type strings). */
+function printerColumnsOf(columns: unknown): PrinterColumn[] {
+  if (!Array.isArray(columns)) return [];
+  return columns.filter(
+    (c): c is PrinterColumn & JsonObject =>
+      isJsonObject(c) &&
+      typeof c.name === "string" &&
+      typeof c.jsonPath === "string" &&
+      typeof c.type === "string",
+  );
 }

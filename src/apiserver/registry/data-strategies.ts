@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { configMapKeyErrors } from "../../apimachinery/validation/names.js";
-import { decodeError, type FieldErrors } from "../admission/field-errors.js";
 import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import { decodeError, type FieldErrors } from "../validation/field-errors.js";
 import { BasicStrategy } from "./strategy.js";
 
 /** Maximum total size of a ConfigMap's or Secret's data (`MaxSecretSize`, 1 MiB). */

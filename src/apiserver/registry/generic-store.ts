@@ -1,26 +1,27 @@
 import { randomUUID } from "node:crypto";
-import {
-  alreadyExists,
-  badRequest,
-  conflict,
-  failure,
-  forbidden,
-  invalid,
-  notFound,
-  type StatusError,
-} from "../../apimachinery/errors.js";
+import { alreadyExists, badRequest, conflict, notFound } from "../../apimachinery/errors.js";
 import { joinKey } from "../../apimachinery/keys.js";
 import type { KubeObject, ObjectMeta } from "../../apimachinery/object.js";
 import type { Clock } from "../../clock/clock.js";
-import { FieldErrors } from "../admission/field-errors.js";
-import { validateNoNewFinalizers, validateObjectMeta } from "../admission/object-meta.js";
+import type { Admission } from "../admission/namespace-lifecycle.js";
+import {
+  deletePreconditionFailed,
+  nameMismatch,
+  namespaceMismatch,
+  resourceVersionRequired,
+  resourceVersionSetOnCreate,
+  uidPreconditionFailed,
+  undecodableDeleteOptions,
+  unparsableUpdateResourceVersion,
+} from "../errors.js";
 import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
 import type { DeleteOptions, ResourceType, WriteOptions } from "../types.js";
+import { FieldErrors } from "../validation/field-errors.js";
+import { validateNoNewFinalizers, validateObjectMeta } from "../validation/object-meta.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
-import { IMMORTAL_NAMESPACES, NamespaceStrategy, specFinalizers } from "./namespace-strategy.js";
 import { storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { rfc3339 } from "./time.js";
@@ -31,8 +32,8 @@ export interface GenericStoreContext {
   clock: Clock;
   /** Uniform random number in [0, 1) for generateName suffixes. */
   random: () => number;
-  /** Admission run before a create (NamespaceLifecycle): throws to reject. */
-  admitCreate(rt: ResourceType, namespace: string | undefined, name: string): void;
+  /** Admission run before a create and a delete (NamespaceLifecycle): throws to reject. */
+  admission: Admission;
 }
 
 /** Options of an internal update. */
@@ -85,7 +86,7 @@ export class GenericStore {
     const meta = obj.metadata as ObjectMeta;
     this.checkNamespace(rt, ns, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(served, ns, meta.generateName);
-    this.ctx.admitCreate(rt, ns, meta.name ?? "");
+    this.ctx.admission.admitCreate(rt, ns, meta.name ?? "");
     const sentVersion = meta.resourceVersion;
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(this.ctx.clock.now());
@@ -115,7 +116,7 @@ export class GenericStore {
     // The storage layer refuses a create carrying a version (etcd3 store's Create), after validation and
     // before the existence check; a dry run never reaches it.
     if (!opts.dryRun && typeof sentVersion === "string" && /^0*[1-9][0-9]*$/.test(sentVersion)) {
-      throw failure(500, "", "resourceVersion should not be set on objects to be created");
+      throw resourceVersionSetOnCreate();
     }
     if (rs.current(key)) throw alreadyExists({ group: rt.group, resource: rt.resource, name: meta.name! });
     if (opts.dryRun) {
@@ -123,7 +124,9 @@ export class GenericStore {
       if (typeof sentVersion === "string" && sentVersion !== "") meta.resourceVersion = sentVersion;
       return obj;
     }
-    return this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+    const created = this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+    s.afterCreate(created);
+    return created;
   }
 
   /** PUT: replaces an object (or its `/status` or `/finalize` subresource). */
@@ -151,7 +154,7 @@ export class GenericStore {
     const s = served.strategy;
     const ns = scopeOf(rt, namespace);
     const sub = req.subresource ?? "";
-    if (sub !== "" && sub !== "status" && !(sub === "finalize" && s instanceof NamespaceStrategy)) {
+    if (sub !== "" && sub !== "status" && !Object.hasOwn(s.subresourceUpdates, sub)) {
       throw notFound({ group: rt.group, resource: `${rt.resource}/${sub}`, name });
     }
     if (sub === "status" && !s.hasStatus)
@@ -160,7 +163,7 @@ export class GenericStore {
     s.decode(obj);
     const meta = obj.metadata as ObjectMeta;
     if (meta.name !== undefined && meta.name !== name) {
-      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      throw nameMismatch(meta.name, name);
     }
     meta.name = name;
     this.checkNamespace(rt, ns, meta);
@@ -169,36 +172,22 @@ export class GenericStore {
     const target = { group: rt.group, resource: rt.resource, name };
     if (meta.resourceVersion) {
       // The storage layer parses the precondition first: garbage is its bare 500.
-      if (!/^[0-9]+$/.test(meta.resourceVersion)) {
-        throw failure(
-          500,
-          "",
-          `strconv.ParseUint: parsing ${JSON.stringify(meta.resourceVersion)}: invalid syntax`,
-        );
-      }
+      if (!/^[0-9]+$/.test(meta.resourceVersion)) throw unparsableUpdateResourceVersion(meta.resourceVersion);
       if (meta.resourceVersion !== old.metadata?.resourceVersion) throw conflict(target);
     } else if (!s.allowUnconditionalUpdate && !req.fromPatch) {
-      throw invalid(rt.kind, rt.group, name, [
-        {
-          reason: "FieldValueInvalid",
-          field: "metadata.resourceVersion",
-          message: "Invalid value: 0x0: must be specified for an update",
-        },
-      ]);
+      throw resourceVersionRequired(rt.kind, rt.group, name);
     }
     // A different uid in a PUT body is a storage precondition (409); a patch that changes it is an attempt to
     // change an immutable field (422, `ValidateObjectMetaUpdate`).
     const sentUid = meta.uid && meta.uid !== old.metadata?.uid ? meta.uid : undefined;
     if (sentUid !== undefined && !req.fromPatch) {
       const key = `/registry/${served.crd !== undefined ? `${rt.group}/` : ""}${rt.resource}/${joinKey(ns, name)}`;
-      throw conflict(
-        target,
-        `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${sentUid}, UID in object meta: ${old.metadata?.uid ?? ""}`,
-      );
+      throw uidPreconditionFailed(target, key, sentUid, old.metadata?.uid ?? "");
     }
     let next: KubeObject;
     if (sub === "status") next = s.prepareForStatusUpdate(obj, old);
-    else if (sub === "finalize") next = (s as NamespaceStrategy).prepareForFinalize(obj, old);
+    else if (sub !== "")
+      next = (s.subresourceUpdates[sub] as (b: KubeObject, o: KubeObject) => KubeObject)(obj, old);
     else {
       next = obj;
       s.prepareForUpdate(next, old);
@@ -240,10 +229,14 @@ export class GenericStore {
       // The response is the object as updated (without the removed finalizer), at the version it was
       // deleted from, as kube-apiserver's `deleteWithoutFinalizers` answers an update.
       this.ctx.store.remove(id, key, ns);
-      return Object.freeze(next);
+      const removed = Object.freeze(next);
+      served.strategy.afterUpdate(removed, false);
+      return removed;
     }
     delete next.metadata!.resourceVersion;
-    return this.ctx.store.put(id, key, ns, next).version.object();
+    const updated = this.ctx.store.put(id, key, ns, next).version.object();
+    served.strategy.afterUpdate(updated, true);
+    return updated;
   }
 
   /** DELETE: removes an object, or marks it deleting while finalizers remain. */
@@ -256,21 +249,15 @@ export class GenericStore {
     const rt = served.type;
     const ns = scopeOf(rt, namespace);
     validateDeleteOptions(opts);
-    const target = { group: rt.group, resource: rt.resource, name };
-    const isNamespace = served.strategy instanceof NamespaceStrategy;
-    if (isNamespace && IMMORTAL_NAMESPACES.includes(name)) {
-      throw forbidden(target, "this namespace may not be deleted");
-    }
+    const s = served.strategy;
+    this.ctx.admission.admitDelete(rt, ns, name);
     const cur = this.current(served, ns, name);
     const old = cur.object();
     checkDeletePreconditions(rt, name, old, opts.preconditions);
     const deleting = old.metadata?.deletionTimestamp !== undefined;
-    if (isNamespace && deleting && specFinalizers(old).length > 0) {
-      throw conflict(
-        target,
-        "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
-      );
-    }
+    s.checkDelete(old);
+    const dryRun = isDryRunAll(opts);
+    if (!dryRun) s.beforeDelete(name);
     const next = cloneJson(old);
     const meta = next.metadata!;
     // Policy finalizers cannot change once deletion is pending.
@@ -279,18 +266,15 @@ export class GenericStore {
       : finalizersForDeletion(meta.finalizers ?? [], opts);
     if (finalizers.length > 0) meta.finalizers = finalizers;
     else delete meta.finalizers;
-    const remaining = finalizers.length > 0 || (isNamespace && specFinalizers(next).length > 0);
-    const dryRun = isDryRunAll(opts);
+    const remaining = finalizers.length > 0 || s.deletionPending(next);
     if (!remaining) {
       if (dryRun) return old;
       return this.ctx.store.remove(storageId(rt), joinKey(ns, name), ns)!.version.object();
     }
     if (!deleting) {
       meta.deletionTimestamp = rfc3339(this.ctx.clock.now());
-      if (isNamespace) next.status = { ...(next.status as object), phase: "Terminating" };
-      else meta.deletionGracePeriodSeconds = 0;
-      if (served.strategy.tracksGeneration && (meta.generation ?? 0) > 0)
-        meta.generation = meta.generation! + 1;
+      s.prepareForDeletion(next);
+      if (s.tracksGeneration && (meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
     }
     if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
     delete meta.resourceVersion;
@@ -303,9 +287,7 @@ export class GenericStore {
       return;
     }
     if (meta.namespace !== undefined && meta.namespace !== "" && meta.namespace !== ns) {
-      throw badRequest(
-        "the namespace of the provided object does not match the namespace sent on the request",
-      );
+      throw namespaceMismatch();
     }
     meta.namespace = ns;
   }
@@ -370,35 +352,21 @@ function checkDeletePreconditions(
   old: KubeObject,
   p: DeleteOptions["preconditions"],
 ): void {
-  const mismatch = (
-    field: "UID" | "ResourceVersion",
-    want: string,
-    have: string,
-    hint: string,
-  ): StatusError =>
-    failure(
-      409,
-      "Conflict",
-      `Operation cannot be fulfilled on ${rt.kind} "${name}": the ${field} in the precondition (${want}) does not match the ${field} in record (${have}). ${hint}`,
-      { name, kind: rt.kind, ...(rt.group ? { group: rt.group } : {}) },
-    );
   const uid = old.metadata?.uid ?? "";
-  if (p?.uid && p.uid !== uid) {
-    throw mismatch("UID", p.uid, uid, "The object might have been deleted and then recreated");
-  }
+  if (p?.uid && p.uid !== uid) throw deletePreconditionFailed(rt.kind, rt.group, name, "UID", p.uid, uid);
   const rv = old.metadata?.resourceVersion ?? "";
   if (p?.resourceVersion && p.resourceVersion !== rv) {
-    throw mismatch("ResourceVersion", p.resourceVersion, rv, "The object might have been modified");
+    throw deletePreconditionFailed(rt.kind, rt.group, name, "ResourceVersion", p.resourceVersion, rv);
   }
 }
 
-/** `ShouldDeleteDuringUpdate`: deleting, no finalizers left (and, for namespaces, no spec finalizers). */
+/** `ShouldDeleteDuringUpdate`: deleting, no finalizers left, and nothing else the kind waits for. */
 function shouldDeleteDuringUpdate(served: ServedResource, next: KubeObject): boolean {
   const meta = next.metadata ?? {};
   if (meta.deletionTimestamp === undefined) return false;
   if ((meta.finalizers ?? []).length > 0) return false;
   if ((meta.deletionGracePeriodSeconds ?? 0) !== 0) return false;
-  if (served.strategy instanceof NamespaceStrategy && specFinalizers(next).length > 0) return false;
+  if (served.strategy.deletionPending(next)) return false;
   return true;
 }
 
@@ -423,9 +391,7 @@ function validateDeleteOptions(opts: DeleteOptions): void {
   ];
   for (const [field, ok] of typed) {
     if (raw[field] !== undefined && raw[field] !== null && !ok(raw[field])) {
-      throw badRequest(
-        `DeleteOptions in version "v1" cannot be handled as a DeleteOptions: invalid ${field}`,
-      );
+      throw undecodableDeleteOptions(field);
     }
   }
   const errs = new FieldErrors();

@@ -1,13 +1,11 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { dns1123LabelErrors } from "../../apimachinery/validation/names.js";
+import { namespaceTerminatingConflict } from "../errors.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
 import { BasicStrategy } from "./strategy.js";
 
 /** The spec finalizer the namespace controller removes once a namespace is empty (`FinalizerKubernetes`). */
 export const NAMESPACE_FINALIZER = "kubernetes";
-
-/** Namespaces that always exist and cannot be deleted (NamespaceLifecycle's immortal namespaces). */
-export const IMMORTAL_NAMESPACES: readonly string[] = ["default", "kube-system", "kube-public"];
 
 /** The label kube-apiserver keeps on every namespace, valued with its name (`v1.LabelMetadataName`). */
 export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
@@ -23,6 +21,10 @@ export function specFinalizers(ns: KubeObject): string[] {
  * `status.phase = Active` and `spec.finalizers` gains `kubernetes`; ordinary updates can change neither
  * `spec.finalizers` nor status (only `/finalize` and `/status` can); no generation. Every write sets the label
  * `kubernetes.io/metadata.name: <name>` (the strategy's `Canonicalize`), so selectors can match a namespace by name.
+ *
+ * Deletion (the namespace REST storage's own `Delete`): the first DELETE sets the deletionTimestamp and the
+ * phase `Terminating` and keeps the namespace while `spec.finalizers` is not empty; a DELETE while that is
+ * so is 409; `/finalize` is the only way to change `spec.finalizers`.
  */
 export class NamespaceStrategy extends BasicStrategy {
   constructor() {
@@ -47,9 +49,25 @@ export class NamespaceStrategy extends BasicStrategy {
   }
 
   /** `/finalize`: only `spec.finalizers` is taken from the body. */
-  prepareForFinalize(body: KubeObject, old: KubeObject): KubeObject {
-    const finalizers = specFinalizers(body);
-    return { ...old, spec: { ...(isJsonObject(old.spec) ? old.spec : {}), finalizers } };
+  override readonly subresourceUpdates = {
+    finalize: (body: KubeObject, old: KubeObject): KubeObject => {
+      const finalizers = specFinalizers(body);
+      return { ...old, spec: { ...(isJsonObject(old.spec) ? old.spec : {}), finalizers } };
+    },
+  };
+
+  override checkDelete(old: KubeObject): void {
+    if (old.metadata?.deletionTimestamp !== undefined && specFinalizers(old).length > 0) {
+      throw namespaceTerminatingConflict(old.metadata?.name ?? "");
+    }
+  }
+
+  override deletionPending(obj: KubeObject): boolean {
+    return specFinalizers(obj).length > 0;
+  }
+
+  override prepareForDeletion(obj: KubeObject): void {
+    obj.status = { ...(obj.status as object), phase: "Terminating" };
   }
 
   override bumpsGeneration(): boolean {

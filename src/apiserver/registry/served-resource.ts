@@ -1,6 +1,7 @@
-import type { FieldErrors } from "../admission/field-errors.js";
 import type { ResourceType } from "../types.js";
+import type { FieldErrors } from "../validation/field-errors.js";
 import type { Strategy } from "./strategy.js";
+import type { PrinterColumn } from "./table.js";
 
 /** A resource the server serves at one group/version: its discovery entry and its write strategy. */
 export interface ServedResource {
@@ -10,4 +11,6 @@ export interface ServedResource {
   readonly crd?: string;
   /** Optional openAPIV3Schema check of custom objects (adds 422 causes). */
   readonly schemaCheck?: (obj: unknown, errs: FieldErrors) => void;
+  /** For custom resources: the `additionalPrinterColumns` of the CRD version (empty when it declares none). */
+  readonly printerColumns?: readonly PrinterColumn[];
 }

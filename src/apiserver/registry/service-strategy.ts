@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../apimachinery/validation/names.js";
-import type { FieldErrors } from "../admission/field-errors.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
+import type { FieldErrors } from "../validation/field-errors.js";
 import { defaultServiceSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";
 

@@ -1,14 +1,16 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { dns1123SubdomainErrors } from "../../apimachinery/validation/names.js";
-import type { FieldErrors } from "../admission/field-errors.js";
 import type { JsonObject } from "../storage/json.js";
 import { jsonEqual } from "../storage/json.js";
+import type { FieldErrors } from "../validation/field-errors.js";
 
 /**
  * How one kind behaves on writes: kube-apiserver's `RESTCreateStrategy` / `RESTUpdateStrategy` /
- * status strategy, reduced to what the embedded server needs. The generic store ({@link GenericStore}) calls
- * these hooks in the same order kube's `registry.Store` does: decode checks, PrepareFor*, generation,
- * validation.
+ * `RESTDeleteStrategy` / status strategy, plus the `AfterCreate`-style hooks of its `registry.Store`, reduced to
+ * what the embedded server needs. The generic store (`GenericStore`) calls them in the order kube's
+ * `registry.Store` does: decode checks, PrepareFor*, generation, validation, commit, After*. A kind's special
+ * behaviour lives here, never in the store: a namespace's `/finalize` and Terminating phase, a CRD serving
+ * its kinds once stored.
  */
 export interface Strategy {
   /** The name rule for `metadata.name` (DNS-1123 subdomain for most kinds). */
@@ -33,6 +35,26 @@ export interface Strategy {
   bumpsGeneration(obj: KubeObject, old: KubeObject): boolean;
   /** Kind-specific validation (422 causes). */
   validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void;
+  /**
+   * Subresources besides `status` that accept updates, each building the stored object from the body and the
+   * stored one (a namespace's `finalize`). Any other subresource is 404.
+   */
+  readonly subresourceUpdates: Readonly<Record<string, (body: KubeObject, old: KubeObject) => KubeObject>>;
+  /** Refuses a DELETE (throws a Status) of an object already being deleted, e.g. a Terminating namespace. */
+  checkDelete(old: KubeObject): void;
+  /**
+   * Whether the object stays after DELETE even without `metadata.finalizers` (a namespace's spec finalizers);
+   * an update that leaves it without either removes it, as `ShouldDeleteDuringUpdate` does.
+   */
+  deletionPending(obj: KubeObject): boolean;
+  /** Marks an object that stays after its first DELETE (deletionTimestamp is set by the store). */
+  prepareForDeletion(obj: KubeObject): void;
+  /** After a create was stored (never on a dry run). */
+  afterCreate(obj: KubeObject): void;
+  /** After an update was committed (never on a dry run); `stored` is false when it removed the object. */
+  afterUpdate(obj: KubeObject, stored: boolean): void;
+  /** Before an existing object is deleted or marked deleting (never on a dry run). */
+  beforeDelete(name: string): void;
 }
 
 /** Options of {@link BasicStrategy}. */
@@ -89,6 +111,26 @@ export class BasicStrategy implements Strategy {
   }
 
   validate(_obj: KubeObject, _errs: FieldErrors, _old: KubeObject | undefined): void {}
+
+  readonly subresourceUpdates: Readonly<Record<string, (body: KubeObject, old: KubeObject) => KubeObject>> =
+    {};
+
+  checkDelete(_old: KubeObject): void {}
+
+  deletionPending(_obj: KubeObject): boolean {
+    return false;
+  }
+
+  /** Non-graceful kinds: `deletionGracePeriodSeconds` 0 (`updateForGracefulDeletionAndFinalizers`). */
+  prepareForDeletion(obj: KubeObject): void {
+    if (obj.metadata) obj.metadata.deletionGracePeriodSeconds = 0;
+  }
+
+  afterCreate(_obj: KubeObject): void {}
+
+  afterUpdate(_obj: KubeObject, _stored: boolean): void {}
+
+  beforeDelete(_name: string): void {}
 }
 
 /** Copies `from[field]` into `to[field]` (deleting it when absent). */

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../apimachinery/object.js";
-import { decodeError, type FieldErrors } from "../admission/field-errors.js";
 import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import { decodeError, type FieldErrors } from "../validation/field-errors.js";
 import { jsonType } from "./data-strategies.js";
 import { defaultDeploymentSpec, defaultPodSpec, defaultReplicaSetSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";

@@ -1,6 +1,6 @@
 import { badRequest } from "../../apimachinery/errors.js";
-import { FieldErrors } from "../admission/field-errors.js";
 import type { ListOptions } from "../types.js";
+import { FieldErrors } from "../validation/field-errors.js";
 import { decodeContinue, expiredContinue, invalidContinue } from "./continue-token.js";
 import { parseListResourceVersion, tooLargeResourceVersion, tooOldList } from "./resource-version.js";
 
