@@ -5,6 +5,7 @@ import { descriptorKey, type ResourceDescriptor } from "../client/resource-descr
 import type { Clock } from "../clock/clock.js";
 import { Lister } from "./lister.js";
 import { SharedIndexInformer, type SharedIndexInformerOptions } from "./shared-index-informer.js";
+import type { WaitForCacheSyncOptions } from "./wait-for-cache-sync.js";
 
 /** Options of {@link SharedInformerFactory}. */
 export interface SharedInformerFactoryOptions {
@@ -42,7 +43,7 @@ function scopeKey(resource: ResourceDescriptor, scope: ListWatchScope): string {
  *
  * - `informerFor` twice with the same resource and scope returns the same informer;
  * - `start()` starts the informers not started yet (call it again after asking for new ones);
- * - `waitForCacheSync()` waits for the started ones and reports each;
+ * - `waitForCacheSync()` waits for the started ones (true once all have synced);
  * - `shutdown()` stops them all and waits; afterwards `start()` does nothing and `informerFor` throws.
  */
 export class SharedInformerFactory {
@@ -114,17 +115,14 @@ export class SharedInformerFactory {
     }
   }
 
-  /** Waits for every started informer to sync; the map says which did (false if `signal` aborted first). */
-  async waitForCacheSync(signal?: AbortSignal): Promise<Map<string, boolean>> {
-    const result = new Map<string, boolean>();
-    const keys = [...this.started];
-    await Promise.all(
-      keys.map(async (key) => {
-        const informer = this.informers.get(key)!;
-        result.set(key, await informer.waitForCacheSync(signal));
-      }),
-    );
-    return result;
+  /**
+   * Waits for every started informer to sync (client-go's `factory.WaitForCacheSync`): true once all have,
+   * false if `signal` aborted or `timeoutMs` passed first. Ask an informer's `hasSynced()` to see which one lags.
+   */
+  async waitForCacheSync(options: WaitForCacheSyncOptions = {}): Promise<boolean> {
+    const started = [...this.started].map((key) => this.informers.get(key)!);
+    const results = await Promise.all(started.map((informer) => informer.waitForCacheSync(options)));
+    return results.every((synced) => synced);
   }
 
   /** Stops every informer and waits until all of them have stopped. Idempotent. */

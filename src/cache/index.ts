@@ -12,3 +12,4 @@ export * from "./reflector.js";
 export * from "./shared-index-informer.js";
 export * from "./store.js";
 export * from "./tombstone.js";
+export * from "./wait-for-cache-sync.js";

@@ -18,7 +18,10 @@ import {
  * - `replace` swaps the content and rebuilds every index;
  * - an index function that throws leaves the store unchanged (client-go panics instead).
  *
- * The namespace index ({@link NAMESPACE_INDEX}) is always installed, as client-go's generated informers do.
+ * Build it as client-go does, `new Indexer(keyFunc, indexers)` (`cache.NewIndexer`); both arguments may be
+ * left out. The namespace index ({@link NAMESPACE_INDEX} with {@link metaNamespaceIndexFunc}) is always
+ * installed, as client-go's generated informers do, so passing it yourself the client-go way
+ * (`{ [NAMESPACE_INDEX]: metaNamespaceIndexFunc }`) is accepted as the same registration.
  * Objects are shared with every reader: never mutate an object you got from the cache.
  */
 export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
@@ -26,9 +29,13 @@ export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private indices = new Map<string, Map<string, Set<string>>>();
 
+  /**
+   * @param keyFunc how objects are keyed (default `namespace/name`, tombstones by their own key)
+   * @param indexers extra indices, index name to index function
+   */
   constructor(
-    indexers: Indexers<T> = {},
     private readonly keyFunc: KeyFunc<T> = deletionHandlingMetaNamespaceKeyFunc,
+    indexers: Indexers<T> = {},
   ) {
     this.indexers.set(NAMESPACE_INDEX, metaNamespaceIndexFunc);
     this.indices.set(NAMESPACE_INDEX, new Map());
@@ -123,10 +130,11 @@ export class Indexer<T extends MetaObject = MetaObject> implements Store<T> {
 
   /**
    * Adds indices and back-fills them from the current content (client-go >= 1.30; older versions refused once the
-   * store held items). A name that is already registered is an error, and nothing is added.
+   * store held items). Registering the same function again under the same name changes nothing; another
+   * function under a registered name is an error, and then nothing is added.
    */
   addIndexers(indexers: Indexers<T>): void {
-    const entries = Object.entries(indexers);
+    const entries = Object.entries(indexers).filter(([name, fn]) => this.indexers.get(name) !== fn);
     for (const [name, fn] of entries) {
       if (this.indexers.has(name)) throw new Error(`indexer conflict: index "${name}" already exists`);
       if (typeof fn !== "function") throw new Error(`index "${name}" needs an index function`);

@@ -1,12 +1,13 @@
 import { type MetaObject, resourceVersionOf } from "../apimachinery/object.js";
 import type { ListerWatcher } from "../client/list-watch.js";
 import { type Clock, realClock } from "../clock/clock.js";
-import { waitForCacheSync } from "../controller/wait-for-cache-sync.js";
 import { type Delta, DeltaFIFO } from "./delta-fifo.js";
 import type { Indexers } from "./index-funcs.js";
 import { Indexer } from "./indexer.js";
 import { type Notification, ProcessorListener, type ResourceEventHandler } from "./processor-listener.js";
 import { defaultErrorReporter, Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
+import { deletionHandlingMetaNamespaceKeyFunc } from "./tombstone.js";
+import { type WaitForCacheSyncOptions, waitForCacheSync } from "./wait-for-cache-sync.js";
 
 /** Shortest resync period a handler can get (client-go's `minimumResyncPeriod`). */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -92,7 +93,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
     this.defaultResyncMs = resync;
     this.resyncCheckPeriodMs = resync;
     this.clock = options.clock ?? realClock;
-    this.indexer = new Indexer<T>(options.indexers ?? {});
+    this.indexer = new Indexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {});
     const onError = options.onError ?? defaultErrorReporter(`informer ${options.name ?? ""}`);
     this.report = (err, context) => {
       try {
@@ -186,13 +187,20 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
   }
 
   /**
-   * Waits until this informer and every extra function (e.g. registrations' `hasSynced`) report synced, polling
-   * every 100 ms through the informer's clock (client-go's `cache.WaitForCacheSync`). Resolves false if `signal`
-   * aborts or the informer stops first.
+   * Waits until this informer has synced, polling every 100 ms through the informer's clock (client-go's
+   * `cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)`). Resolves false if `signal` aborts, `timeoutMs`
+   * passes or the informer stops first. To wait for several things at once (registrations' `hasSynced`), use
+   * the free function {@link waitForCacheSync}.
    */
-  waitForCacheSync(signal?: AbortSignal, ...fns: Array<() => boolean>): Promise<boolean> {
-    const until = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
-    return waitForCacheSync([() => this.hasSynced(), ...fns], { clock: this.clock, signal: until });
+  waitForCacheSync(options: WaitForCacheSyncOptions = {}): Promise<boolean> {
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.controller.signal])
+      : this.controller.signal;
+    return waitForCacheSync([() => this.hasSynced()], {
+      ...options,
+      clock: options.clock ?? this.clock,
+      signal,
+    });
   }
 
   /** The reflector's last synced resourceVersion ("" before start). */

@@ -19,11 +19,12 @@
  *   still settles after `drainTimeoutMs`;
  * - after stop() settles the controller holds no timer (queue, delays, metrics and drain timers are stopped).
  */
+
+import { type InformerSynced, waitForCacheSync } from "../cache/wait-for-cache-sync.js";
 import { type Clock, realClock, type Timer } from "../clock/index.js";
 import type { RateLimiter } from "../workqueue/rate-limiters/rate-limiter.js";
 import { RateLimitingQueue } from "../workqueue/rate-limiting-queue.js";
 import { isTerminalError, type Result } from "./result.js";
-import { type InformerSynced, waitForCacheSync } from "./wait-for-cache-sync.js";
 
 /** What a reconcile may return: a {@link Result}, or nothing (= done). `void` lets `async (key) => {}` qualify. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a reconcile that returns nothing must type-check.

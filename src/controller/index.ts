@@ -1,6 +1,6 @@
 /**
  * The controller runner and its helpers: {@link Controller} (workers over a RateLimitingQueue with
- * controller-runtime's result handling), {@link Result} / {@link TerminalError}, `waitForCacheSync`, the
+ * controller-runtime's result handling), {@link Result} / {@link TerminalError}, the
  * informer-to-queue {@link enqueueHandler}, status conditions and the {@link EventRecorder}.
  */
 export * from "./conditions.js";
@@ -8,4 +8,3 @@ export * from "./controller.js";
 export * from "./enqueue-handler.js";
 export * from "./event-recorder.js";
 export * from "./result.js";
-export * from "./wait-for-cache-sync.js";

@@ -97,7 +97,7 @@ async function trial(seed: number): Promise<{ ops: number; lists: number; tombst
   });
   informer.start();
   try {
-    if (!(await informer.waitForCacheSync(AbortSignal.timeout(10_000))))
+    if (!(await informer.waitForCacheSync({ signal: AbortSignal.timeout(10_000) })))
       throw new Error("initial sync timed out");
     const ops = 8 + Math.floor(rng() * 16);
     for (let i = 0; i < ops; i++) {

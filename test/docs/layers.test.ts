@@ -45,7 +45,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   client: ["apimachinery", "clock"],
   workqueue: ["apimachinery", "clock"],
   meta: ["apimachinery"],
-  cache: ["apimachinery", "clock", "client", "controller"],
+  cache: ["apimachinery", "clock", "client"],
   controller: ["apimachinery", "clock", "client", "cache", "workqueue", "meta"],
   leaderelection: ["apimachinery", "clock", "client"],
   "builtin-controllers": ["apimachinery", "clock", "client", "cache", "workqueue", "controller", "meta"],

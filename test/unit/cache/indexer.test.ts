@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
-import { NAMESPACE_INDEX, OWNER_UID_INDEX, ownerUIDIndexFunc } from "../../../src/cache/index-funcs.js";
+import {
+  metaNamespaceIndexFunc,
+  NAMESPACE_INDEX,
+  OWNER_UID_INDEX,
+  ownerUIDIndexFunc,
+} from "../../../src/cache/index-funcs.js";
 import { Indexer } from "../../../src/cache/indexer.js";
-import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
+import {
+  DeletedFinalStateUnknown,
+  deletionHandlingMetaNamespaceKeyFunc,
+  isDeletedFinalStateUnknown,
+} from "../../../src/cache/tombstone.js";
 
 function obj(ns: string, name: string, extra: Partial<NonNullable<MetaObject["metadata"]>> = {}): MetaObject {
   return { metadata: { namespace: ns, name, resourceVersion: "1", ...extra } };
@@ -46,7 +55,7 @@ describe("Indexer", () => {
   });
 
   it("custom multi-valued index: byOwnerUID moves keys when owners change", () => {
-    const ix = new Indexer({ [OWNER_UID_INDEX]: ownerUIDIndexFunc });
+    const ix = new Indexer(deletionHandlingMetaNamespaceKeyFunc, { [OWNER_UID_INDEX]: ownerUIDIndexFunc });
     ix.add(owned("a", "c1", "p1", "p2"));
     ix.add(owned("a", "c2", "p1"));
     expect(ix.indexKeys(OWNER_UID_INDEX, "p1").sort()).toEqual(["a/c1", "a/c2"]);
@@ -64,7 +73,7 @@ describe("Indexer", () => {
   });
 
   it("replace swaps the content and rebuilds every index", () => {
-    const ix = new Indexer({ [OWNER_UID_INDEX]: ownerUIDIndexFunc });
+    const ix = new Indexer(deletionHandlingMetaNamespaceKeyFunc, { [OWNER_UID_INDEX]: ownerUIDIndexFunc });
     ix.add(owned("a", "old", "p1"));
     ix.replace([owned("b", "new", "p2")], "10");
     expect(ix.listKeys()).toEqual(["b/new"]);
@@ -88,7 +97,7 @@ describe("Indexer", () => {
   });
 
   it("a throwing index function leaves the store unchanged", () => {
-    const ix = new Indexer({
+    const ix = new Indexer(deletionHandlingMetaNamespaceKeyFunc, {
       bad: (o) => {
         if (o.metadata?.name === "boom") throw new Error("kaput");
         return ["ok"];
@@ -98,6 +107,17 @@ describe("Indexer", () => {
     expect(() => ix.add(obj("a", "boom"))).toThrow(/index "bad" failed on "a\/boom": kaput/);
     expect(ix.listKeys()).toEqual(["a/fine"]);
     expect(ix.indexKeys(NAMESPACE_INDEX, "a")).toEqual(["a/fine"]);
+  });
+
+  it("takes client-go's argument order and accepts the namespace index passed the client-go way", () => {
+    const byName = (o: MetaObject | DeletedFinalStateUnknown<MetaObject>) =>
+      isDeletedFinalStateUnknown(o) ? o.key : `name:${o.metadata?.name ?? ""}`;
+    const ix = new Indexer(byName, { [NAMESPACE_INDEX]: metaNamespaceIndexFunc });
+    ix.add(obj("a", "x"));
+    expect(ix.listKeys()).toEqual(["name:x"]);
+    expect(ix.indexKeys(NAMESPACE_INDEX, "a")).toEqual(["name:x"]);
+    // The same name with another function is still a conflict.
+    expect(() => ix.addIndexers({ [NAMESPACE_INDEX]: () => ["other"] })).toThrow(/already exists/);
   });
 
   it("an object without a name is rejected", () => {

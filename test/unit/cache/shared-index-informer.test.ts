@@ -258,7 +258,7 @@ describe("SharedIndexInformer", () => {
     other.lw.listFailures = Array.from({ length: 100 }, () => new Error("down"));
     other.informer.start();
     const ac = new AbortController();
-    const waiting = other.informer.waitForCacheSync(ac.signal);
+    const waiting = other.informer.waitForCacheSync({ signal: ac.signal });
     await other.clock.advance(500);
     ac.abort();
     expect(await waiting).toBe(false);

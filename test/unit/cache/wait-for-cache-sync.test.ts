@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { waitForCacheSync } from "../../../src/cache/index.js";
 import { FakeClock } from "../../../src/clock/index.js";
-import { waitForCacheSync } from "../../../src/controller/index.js";
 
 describe("waitForCacheSync", () => {
   it("resolves true at the first poll after all functions are true", async () => {

@@ -3,14 +3,20 @@
  * `hasSynced`) immediately and then every 100 ms (`syncedPollPeriod`) until all are true. Controllers call it
  * before starting workers, so a reconcile never reads a half-filled cache and mistakes "not listed yet" for
  * "does not exist".
+ *
+ * One shape everywhere: `waitForCacheSync(options?)` resolving `true` once synced, `false` when `signal` aborted
+ * or `timeoutMs` passed first. This free function takes the readiness functions first;
+ * `SharedIndexInformer.waitForCacheSync(options?)` waits for that informer and
+ * `SharedInformerFactory.waitForCacheSync(options?)` for every informer the factory started.
  */
-import { type Clock, realClock } from "../clock/index.js";
+import { type Clock, realClock } from "../clock/clock.js";
 
 /** A readiness check, typically `informer.hasSynced` (bound). */
 export type InformerSynced = () => boolean;
 
-/** Options of {@link waitForCacheSync}. */
+/** Options of {@link waitForCacheSync} and of the informer's and factory's methods of the same name. */
 export interface WaitForCacheSyncOptions {
+  /** Clock of the polling (the informer's own clock for its method; default the real clock). */
   clock?: Clock;
   /** Stops waiting (resolves false) when aborted. */
   signal?: AbortSignal;
