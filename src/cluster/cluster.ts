@@ -1,4 +1,9 @@
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { Instruments } from "../apiserver/instruments/instruments.js";
+import type { EmbeddedCluster, EmbeddedClusterOptions } from "./embedded.js";
+import type { EnvtestOptions } from "./envtest.js";
+import type { KindOptions } from "./kind.js";
+import type { KubeconfigBackendOptions } from "./kubeconfig-backend.js";
 
 /**
  * Where a {@link Cluster} comes from. `embedded` (the default) runs the workbook's own API server in this
@@ -12,9 +17,11 @@ export const CLUSTER_BACKENDS: readonly ClusterBackend[] = ["embedded", "kind", 
 
 /**
  * A running Kubernetes API to talk to. Library code only ever uses `kubeConfig`; it never knows which backend
- * answers. `instruments` (request metrics and fault injection) exist only on the embedded backend.
+ * answers. `instruments` (request metrics and fault injection) exist only on the embedded backend: they are
+ * typed without a type argument, `cluster.instruments?.metrics.snapshot()`, and `undefined` elsewhere. Each
+ * backend's own cluster type narrows `I` (`EmbeddedCluster`: always there; kind, envtest, kubeconfig: never).
  */
-export interface Cluster<I = unknown> {
+export interface Cluster<I = Instruments> {
   readonly backend: ClusterBackend;
   /** A client-node KubeConfig for this cluster (CA data and credentials included). */
   readonly kubeConfig: KubeConfig;
@@ -27,22 +34,25 @@ export interface Cluster<I = unknown> {
 }
 
 /** A backend's start function; each backend module registers one. */
-export type BackendStarter = (options: StartClusterOptions) => Promise<Cluster>;
+export type BackendStarter = (options: StartClusterOptions) => Promise<Cluster<Instruments | undefined>>;
 
-/** Options of {@link startCluster}. Backend-specific sections are ignored by other backends. */
+/**
+ * Options of {@link startCluster}. Backend-specific sections are typed (a misspelt option fails to compile) and
+ * ignored by the other backends.
+ */
 export interface StartClusterOptions {
   /** Which backend; defaults to `WORKBOOK_CLUSTER`, then `embedded`. */
   backend?: ClusterBackend;
   /** Progress lines (kind prints its phases here). Default: silent. */
   log?: (line: string) => void;
   /** Options for the embedded backend. */
-  embedded?: Record<string, unknown>;
+  embedded?: EmbeddedClusterOptions;
   /** Options for the kind backend. */
-  kind?: Record<string, unknown>;
+  kind?: KindOptions;
   /** Options for the envtest backend. */
-  envtest?: Record<string, unknown>;
+  envtest?: EnvtestOptions;
   /** Options for the kubeconfig backend. */
-  kubeconfig?: Record<string, unknown>;
+  kubeconfig?: KubeconfigBackendOptions;
 }
 
 const starters = new Map<ClusterBackend, () => Promise<BackendStarter>>();
@@ -65,12 +75,16 @@ export function resolveBackend(requested?: string): ClusterBackend {
 
 /**
  * Starts (or connects to) a Kubernetes API and returns a {@link Cluster}. The same notebook, lab or test runs
- * unchanged on every backend.
+ * unchanged on every backend. With `backend: "embedded"` spelt out, the result is an {@link EmbeddedCluster}
+ * (instruments always there, and the server itself).
  */
-export async function startCluster<I = unknown>(options: StartClusterOptions = {}): Promise<Cluster<I>> {
+export function startCluster(options: StartClusterOptions & { backend: "embedded" }): Promise<EmbeddedCluster>;
+export function startCluster(options?: StartClusterOptions): Promise<Cluster>;
+export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
   const backend = resolveBackend(options.backend);
   const load = starters.get(backend);
   if (!load) throw new Error(`The "${backend}" cluster backend is not available in this build.`);
   const start = await load();
-  return (await start({ ...options, backend })) as Cluster<I>;
+  // Every starter returns a Cluster whose instruments are Instruments or undefined: the default `Cluster`.
+  return (await start({ ...options, backend })) as Cluster;
 }

@@ -61,13 +61,9 @@ export async function startControlPlane(
   return startControlPlaneControllers(server.kubeConfig(), controllers);
 }
 
-function optionsOf(raw: Record<string, unknown> | undefined): EmbeddedClusterOptions {
-  return (raw ?? {}) as EmbeddedClusterOptions;
-}
-
 /** Starts the embedded API server and returns a Cluster. Registered as the `embedded` backend. */
 export async function startEmbeddedCluster(options: StartClusterOptions = {}): Promise<EmbeddedCluster> {
-  const opts = optionsOf(options.embedded);
+  const opts = options.embedded ?? {};
   const backend = opts.backend ?? createBackend(opts.clock ? { clock: opts.clock } : {});
   const server = new EmbeddedApiServer({
     backend,

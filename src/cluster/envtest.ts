@@ -78,7 +78,7 @@ function ensureRunning(proc: ControlPlaneProcess, name: string): void {
 
 /** Starts an envtest control plane. Registered as the `envtest` backend of `startCluster()`. */
 export async function startEnvtestCluster(options: StartClusterOptions = {}): Promise<EnvtestCluster> {
-  const opts = (options.envtest ?? {}) as EnvtestOptions;
+  const opts = options.envtest ?? {};
   const log = options.log ?? (() => {});
   const clock = opts.clock ?? realClock;
   const assets = requireEnvtestAssets({ dir: opts.assetsDir });

@@ -56,7 +56,7 @@ export interface KindCluster extends Cluster<undefined> {
 
 /** Starts a kind node and returns a Cluster for it. Registered as the `kind` backend of `startCluster()`. */
 export async function startKindCluster(options: StartClusterOptions = {}): Promise<KindCluster> {
-  const opts = (options.kind ?? {}) as KindOptions;
+  const opts = options.kind ?? {};
   const log = options.log ?? (() => {});
   const clusterName = opts.clusterName ?? "workbook";
   const nodeName = opts.nodeName ?? `${clusterName}-control-plane`;

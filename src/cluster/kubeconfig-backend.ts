@@ -21,16 +21,9 @@ export interface KubeconfigCluster extends Cluster<undefined> {
   createNamespace(name: string): Promise<void>;
 }
 
-function optionsOf(raw: Record<string, unknown> | undefined): KubeconfigBackendOptions {
-  const o: KubeconfigBackendOptions = {};
-  if (typeof raw?.path === "string") o.path = raw.path;
-  if (typeof raw?.context === "string") o.context = raw.context;
-  return o;
-}
-
 /** Connects to the current context of a kubeconfig. Registered as the `kubeconfig` backend of `startCluster()`. */
 export async function startKubeconfigCluster(options: StartClusterOptions = {}): Promise<KubeconfigCluster> {
-  const opts = optionsOf(options.kubeconfig);
+  const opts = options.kubeconfig ?? {};
   const kc = new KubeConfig();
   if (opts.path) kc.loadFromFile(opts.path);
   else kc.loadFromDefault();

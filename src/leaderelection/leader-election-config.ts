@@ -28,7 +28,10 @@ export interface LeaderCallbacks {
 /** client-go's `LeaderElectionConfig`; durations are milliseconds. */
 export interface LeaderElectionConfig {
   lock: ResourceLock;
-  /** How long non-leaders wait, after they last saw the record change, before taking over. Default 15 s. */
+  /**
+   * How long non-leaders wait, after they last saw the record change, before taking over. Default 15 s. Written
+   * to the Lease as `leaseDurationSeconds`, rounded up to whole seconds.
+   */
   leaseDuration?: number;
   /** How long the leader keeps trying to renew before it gives up leading. Default 10 s. */
   renewDeadline?: number;
@@ -54,8 +57,10 @@ export interface ResolvedLeaderElectionConfig extends LeaderElectionConfig {
 /**
  * Fills in defaults and applies `NewLeaderElector`'s checks: leaseDuration > renewDeadline,
  * renewDeadline > 1.2 x retryPeriod, all durations > 0, both mandatory callbacks present, a lock with an
- * identity. One more check of this workbook: the Lease stores whole seconds, so leaseDuration must be a
- * whole number of seconds (otherwise others would read a shorter lease than the leader assumes).
+ * identity. Every duration is in milliseconds and any positive value is accepted: the Lease stores whole
+ * seconds, so the elector rounds `leaseDuration` *up* when it writes `leaseDurationSeconds` (2500 ms is written
+ * as 3 s). Others then wait at least as long as this candidate assumes, never less, which keeps the
+ * "a leader stops before anyone else can take over" invariant.
  */
 export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
   const resolved: ResolvedLeaderElectionConfig = {
@@ -73,7 +78,6 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
   if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
     throw new Error("renewDeadline must be greater than retryPeriod*JitterFactor");
   }
-  if (leaseDuration % 1000 !== 0) throw new Error("leaseDuration must be a whole number of seconds");
   if (typeof config.callbacks?.onStartedLeading !== "function")
     throw new Error("OnStartedLeading callback must not be nil");
   if (typeof config.callbacks.onStoppedLeading !== "function")

@@ -11,6 +11,14 @@ import {
 import { formatMicroTime, type LeaderElectionRecord, rawRecord } from "./leader-election-record.js";
 
 /**
+ * The `leaseDurationSeconds` written for a lease duration in milliseconds: rounded up, so others never judge
+ * the lease shorter than its holder does (2500 ms -> 3 s).
+ */
+export function leaseDurationSeconds(leaseDurationMs: number): number {
+  return Math.ceil(leaseDurationMs / 1000);
+}
+
+/**
  * client-go's `LeaderElector` (`tools/leaderelection/leaderelection.go`): candidates race for a lock; one
  * leads and renews it, the others watch it and take over when it expires.
  *
@@ -199,7 +207,7 @@ export class LeaderElector {
     const now = this.clock.now();
     const desired: LeaderElectionRecord = {
       holderIdentity: lock.identity(),
-      leaseDurationSeconds: this.config.leaseDuration / 1000,
+      leaseDurationSeconds: leaseDurationSeconds(this.config.leaseDuration),
       acquireTime: formatMicroTime(now),
       renewTime: formatMicroTime(now),
       leaderTransitions: 0,

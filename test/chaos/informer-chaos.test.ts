@@ -8,7 +8,6 @@ import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetaObject } from "../../src/apimachinery/object.js";
 import { seededRandom } from "../../src/apimachinery/wait/random.js";
-import type { Instruments } from "../../src/apiserver/instruments/instruments.js";
 import { SharedIndexInformer } from "../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { ListWatch } from "../../src/client/list-watch.js";
@@ -26,7 +25,7 @@ const TRIALS = Number(process.env.CHAOS_TRIALS ?? 200);
 const BASE_SEED = Number(process.env.CHAOS_SEED ?? 20261202);
 const NAMES = Array.from({ length: 8 }, (_, i) => `cm-${i}`);
 
-let cluster: Cluster<Instruments>;
+let cluster: Cluster;
 let core: CoreV1Api;
 
 beforeAll(async () => {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
 import { GarbageCollector, NamespaceController } from "../../../src/builtin-controllers/index.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
 import { eventually } from "./helpers.js";
 
 /** Both controllers leave nothing running: their watches close on stop, and stop is idempotent. */
 
-let cluster: Cluster<Instruments>;
+let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster<Instruments>({
+  cluster = await startCluster({
     backend: "embedded",
     embedded: { controllers: { garbageCollector: false, namespace: false } },
   });

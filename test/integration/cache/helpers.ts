@@ -1,26 +1,25 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { createBackend } from "../../../src/apiserver/backend.js";
-import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
 import type { ApiBackend } from "../../../src/apiserver/types.js";
 import type { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
 import { type Cluster, startCluster } from "../../../src/cluster/index.js";
 
 /** An embedded cluster, a CoreV1Api on it, and its backend (to seed many objects without HTTP). */
 export async function embedded(): Promise<{
-  cluster: Cluster<Instruments>;
+  cluster: Cluster;
   core: CoreV1Api;
   backend: ApiBackend;
 }> {
   const backend = createBackend();
   // No control-plane controllers: their own watches would blur the open-watch counts these tests assert.
-  const cluster = await startCluster<Instruments>({
+  const cluster = await startCluster({
     backend: "embedded",
     embedded: { backend, controllers: { garbageCollector: false, namespace: false } },
   });
   if (!cluster.instruments) throw new Error("the embedded backend should have instruments");
   const stop = cluster.stop.bind(cluster);
-  const owned: Cluster<Instruments> = {
+  const owned: Cluster = {
     ...cluster,
     stop: async () => {
       await stop();

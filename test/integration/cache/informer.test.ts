@@ -1,7 +1,6 @@
 import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
-import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
 import type { ApiBackend } from "../../../src/apiserver/types.js";
 import { SharedInformerFactory } from "../../../src/cache/factory.js";
 import { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
@@ -18,7 +17,7 @@ import {
   serverConfigMaps,
 } from "./helpers.js";
 
-let cluster: Cluster<Instruments>;
+let cluster: Cluster;
 let core: CoreV1Api;
 let backend: ApiBackend;
 let nsCounter = 0;

@@ -2,13 +2,12 @@ import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExpiredError, StatusError } from "../../../src/apimachinery/errors.js";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
-import type { Instruments } from "../../../src/apiserver/instruments/instruments.js";
 import { ListWatch, type ListWatchEvent } from "../../../src/client/list-watch.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
 import type { Cluster } from "../../../src/cluster/index.js";
 import { embedded, eventually } from "./helpers.js";
 
-let cluster: Cluster<Instruments>;
+let cluster: Cluster;
 let core: CoreV1Api;
 
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import {
   InMemoryLeaseStore,
   InMemoryLock,
   LeaderElector,
+  leaseDurationSeconds,
   leaseSpecToRecord,
   recordToLeaseSpec,
 } from "../../../src/leaderelection/index.js";
@@ -56,7 +57,6 @@ describe("LeaderElector config validation (NewLeaderElector)", () => {
     ["renewDeadline <= 1.2 x retryPeriod", { renewDeadline: 2_400, retryPeriod: 2_000 }, /JitterFactor/],
     ["zero retryPeriod", { retryPeriod: 0 }, /retryPeriod must be greater than zero/],
     ["negative leaseDuration", { leaseDuration: -1 }, /leaseDuration must be greater than zero/],
-    ["fractional seconds", { leaseDuration: 15_500 }, /whole number of seconds/],
     ["missing onStoppedLeading", { callbacks: { onStartedLeading: () => {} } }, /OnStoppedLeading/],
   ];
   for (const [name, override, message] of cases) {
@@ -87,6 +87,17 @@ describe("LeaderElector", () => {
       renewTime: "2026-01-01T00:00:00.000000Z",
       leaderTransitions: 0,
     });
+  });
+
+  it("accepts a leaseDuration in any milliseconds and writes leaseDurationSeconds rounded up", async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryLeaseStore();
+    start(store, clock, "a", { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 1_000 });
+    await clock.advance(0);
+    expect(leaseSpecToRecord(store.peek("default", "lock")?.spec).leaseDurationSeconds).toBe(3);
+    expect([leaseDurationSeconds(15_000), leaseDurationSeconds(15_001), leaseDurationSeconds(1)]).toEqual([
+      15, 16, 1,
+    ]);
   });
 
   it("renews every RetryPeriod, keeping acquireTime and leaderTransitions", async () => {
