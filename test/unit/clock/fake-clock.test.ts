@@ -36,6 +36,48 @@ describe("FakeClock", () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it("a forgotten await cannot corrupt the timeline: advances run in call order, time never goes back", async () => {
+    const clock = new FakeClock(0);
+    const fired: Array<[string, number]> = [];
+    for (const [name, at] of [
+      ["a", 100],
+      ["b", 250],
+      ["c", 400],
+    ] as const) {
+      clock.setTimer(at, () => fired.push([name, clock.now()]));
+    }
+    const seen: number[] = [];
+    // No await between them: before the queue, the second one computed its window from the old time.
+    void clock.advance(200);
+    void clock.advance(200);
+    expect(clock.advancing).toBe(true);
+    const stepped = clock.step();
+    void clock.advance(50).then(() => seen.push(clock.now()));
+    await clock.idle();
+    expect(clock.advancing).toBe(false);
+    expect(fired).toEqual([
+      ["a", 100],
+      ["b", 250],
+      ["c", 400],
+    ]);
+    expect(await stepped).toBe(false);
+    expect(seen).toEqual([450]);
+    expect(clock.now()).toBe(450);
+  });
+
+  it("step moves to the next timer; a throwing timer fails its advance but not the next one", async () => {
+    const clock = new FakeClock(0);
+    clock.setTimer(10, () => {
+      throw new Error("boom");
+    });
+    clock.setTimer(20, () => undefined);
+    await expect(clock.step()).rejects.toThrow("boom");
+    expect(clock.now()).toBe(10);
+    expect(await clock.step()).toBe(true);
+    expect(clock.now()).toBe(20);
+    expect(await clock.step()).toBe(false);
+  });
+
   it("runs timers created by callbacks within the same advance", async () => {
     const clock = new FakeClock(0);
     const times: number[] = [];
