@@ -1,7 +1,8 @@
 /**
  * The floor every other folder stands on, in apimachinery's role: object and metadata types, cache keys,
  * label and field selectors, name validation, `Status` errors, lifecycle helpers and the `wait` module
- * (abortable waits, jitter, backoff, seeded random), plus the one O(1) ring buffer.
+ * (abortable waits, jitter, backoff, seeded random). The one O(1) ring buffer (`ring-buffer.ts`) is internal:
+ * the workqueue and the informer import it by path.
  *
  * Imports run downward only: this folder imports nothing of the workbook but the clock. The embedded server
  * (`src/apiserver`) and the machinery (`client/`, `cache/`, `workqueue/`, `controller/`, `leaderelection/`,
@@ -11,7 +12,6 @@ export * from "./errors.js";
 export * from "./keys.js";
 export * from "./lifecycle.js";
 export * from "./object.js";
-export * from "./ring-buffer.js";
 export * from "./selectors/field-selector.js";
 export * from "./selectors/label-selector.js";
 export * from "./validation/names.js";

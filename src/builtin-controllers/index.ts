@@ -1,8 +1,15 @@
+/**
+ * The control plane's own controllers, written with the workbook's machinery as kube-controller-manager is
+ * written with client-go: the {@link GarbageCollector} (ownerReferences, propagation policies) and the
+ * {@link NamespaceController} (empties a Terminating namespace, then finalizes it). The embedded cluster runs
+ * them; `startCluster({ embedded: { controllers: { garbageCollector: false } } })` switches one off so a lab can
+ * run its own. Their parts (the owner graph, the graph builder, discovery) are read by path, not exported here.
+ */
 export * from "./control-plane.js";
-export * from "./discovery.js";
-export * from "./garbage-collector/absent-owner-cache.js";
 export * from "./garbage-collector/garbage-collector.js";
-export * from "./garbage-collector/graph.js";
-export * from "./garbage-collector/graph-builder.js";
+export {
+  DEFAULT_IGNORED_RESOURCES,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+} from "./garbage-collector/graph-builder.js";
 export * from "./namespace/namespace-controller.js";
-export * from "./object-access.js";

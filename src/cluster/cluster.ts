@@ -78,7 +78,9 @@ export function resolveBackend(requested?: string): ClusterBackend {
  * unchanged on every backend. With `backend: "embedded"` spelt out, the result is an {@link EmbeddedCluster}
  * (instruments always there, and the server itself).
  */
-export function startCluster(options: StartClusterOptions & { backend: "embedded" }): Promise<EmbeddedCluster>;
+export function startCluster(
+  options: StartClusterOptions & { backend: "embedded" },
+): Promise<EmbeddedCluster>;
 export function startCluster(options?: StartClusterOptions): Promise<Cluster>;
 export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
   const backend = resolveBackend(options.backend);

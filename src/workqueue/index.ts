@@ -8,4 +8,3 @@ export * from "./metrics.js";
 export * from "./queue.js";
 export * from "./rate-limiters/index.js";
 export * from "./rate-limiting-queue.js";
-export * from "./waiting-heap.js";

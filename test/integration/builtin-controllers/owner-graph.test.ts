@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AbsentOwnerCache, type GraphNode, OwnerGraph } from "../../../src/builtin-controllers/index.js";
+import { AbsentOwnerCache } from "../../../src/builtin-controllers/garbage-collector/absent-owner-cache.js";
+import { type GraphNode, OwnerGraph } from "../../../src/builtin-controllers/garbage-collector/graph.js";
 
 function node(
   uid: string,

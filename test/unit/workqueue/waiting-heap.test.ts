@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { WaitingHeap } from "../../../src/workqueue/index.js";
+import { WaitingHeap } from "../../../src/workqueue/waiting-heap.js";
 
 describe("WaitingHeap", () => {
   it("pops items by earliest ready time (ties in insertion order), one entry per item at its earliest time", () => {
