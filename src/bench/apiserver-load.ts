@@ -1,9 +1,11 @@
 /**
  * The load side of the API server benchmark, run in a worker thread so the clients' TLS and parsing do not
  * share an event loop with the server they measure. Two jobs, chosen by `workerData.job`:
- * - `creates`: `count` ConfigMap creates from `clients` concurrent keep-alive connections; posts creates/s;
- * - `list`: `lists` sequential LISTs of the namespace's ConfigMaps over one keep-alive connection (the server
- *   times them; the worker only reads the bytes);
+ * - `creates`: `count` ConfigMap creates from `clients` concurrent keep-alive connections; posts creates/s.
+ *   With `perSecond`, the creates are paced at that rate and each carries its send time in `data.sent` (the
+ *   write side of a watch fan-out measurement against any server);
+ * - `list`: `lists` sequential LISTs of the namespace's ConfigMaps over one keep-alive connection; posts the
+ *   client-side time of each (the embedded suite also times them inside the server);
  * - `watch`: opens `watchers` watch streams, posts `ready`, then records now - `data.sent` for every event
  *   line until `expected` arrived (or `stop`); posts the latency percentiles.
  */
@@ -23,6 +25,10 @@ export interface LoadJob {
   clients?: number;
   /** creates: the `data` of each ConfigMap. */
   data?: Record<string, string>;
+  /** creates: pace at this many per second and stamp `data.sent` (wall-clock ms) on each. */
+  perSecond?: number;
+  /** creates: name prefix (default `cm-`). */
+  prefix?: string;
   /** list: how many sequential LISTs of the namespace's ConfigMaps. */
   lists?: number;
   /** watch: how many streams and how many deliveries to wait for. */
@@ -34,7 +40,7 @@ export interface LoadJob {
 export type LoadResult =
   | { kind: "ready" }
   | { kind: "creates"; perSecond: number }
-  | { kind: "list"; bytes: number }
+  | { kind: "list"; bytes: number; ms: number[] }
   | { kind: "watch"; delivered: number; p50: number; p99: number; max: number }
   | { kind: "error"; message: string };
 
@@ -46,9 +52,13 @@ function percentile(sorted: Float64Array, p: number): number {
 async function creates(job: LoadJob): Promise<LoadResult> {
   const url = new URL(job.url);
   const agent = new https.Agent({ keepAlive: true, maxSockets: job.clients ?? 16 });
+  const prefix = job.prefix ?? "cm-";
   const send = (i: number): Promise<number> =>
     new Promise((resolve, reject) => {
-      const body = JSON.stringify({ metadata: { name: `cm-${i}` }, data: job.data ?? {} });
+      const data = job.perSecond
+        ? { ...job.data, sent: (performance.timeOrigin + performance.now()).toFixed(3) }
+        : job.data;
+      const body = JSON.stringify({ metadata: { name: `${prefix}${i}` }, data: data ?? {} });
       const req = https.request(
         {
           host: url.hostname,
@@ -77,8 +87,12 @@ async function creates(job: LoadJob): Promise<LoadResult> {
   const worker = async () => {
     while (next < n) {
       const i = next++;
+      if (job.perSecond) {
+        const wait = start + (i * 1000) / job.perSecond - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       const code = await send(i);
-      if (code !== 201) throw new Error(`create cm-${i}: HTTP ${code}`);
+      if (code !== 201) throw new Error(`create ${prefix}${i}: HTTP ${code}`);
     }
   };
   try {
@@ -157,8 +171,10 @@ async function lists(job: LoadJob): Promise<LoadResult> {
   const url = new URL(job.url);
   const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
   let bytes = 0;
+  const ms: number[] = [];
   try {
     for (let i = 0; i < (job.lists ?? 1); i++) {
+      const t0 = performance.now();
       await new Promise<void>((resolve, reject) => {
         const req = https.get(
           {
@@ -180,11 +196,12 @@ async function lists(job: LoadJob): Promise<LoadResult> {
         );
         req.on("error", reject);
       });
+      ms.push(performance.now() - t0);
     }
   } finally {
     agent.destroy();
   }
-  return { kind: "list", bytes };
+  return { kind: "list", bytes, ms };
 }
 
 const JOBS = { creates, watch, list: lists } as const;

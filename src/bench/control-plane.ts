@@ -6,7 +6,7 @@
  */
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import { startCluster } from "../cluster/index.js";
-import type { BenchFigure, Benchmark } from "./types.js";
+import type { BenchContext, Benchmark, BenchResult } from "./types.js";
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -16,8 +16,8 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
   }
 }
 
-async function run(): Promise<BenchFigure[]> {
-  const dependents = 300;
+async function run(ctx: BenchContext): Promise<BenchResult> {
+  const dependents = ctx.tiny ? 20 : 300;
   const cluster = await startCluster({ backend: "embedded" });
   const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
   try {
@@ -61,14 +61,19 @@ async function run(): Promise<BenchFigure[]> {
       }
     }, 120_000);
     const nsMs = performance.now() - nsStart;
-    return [
+    const figures = [
       { name: `GC background cascade to ${dependents} dependents`, value: gcMs, unit: "ms" },
       { name: `namespace deletion with ${dependents} ConfigMaps`, value: nsMs, unit: "ms" },
     ];
+    return { figures, charts: [], missing: [] };
   } finally {
     await cluster.stop();
   }
 }
 
 /** The control-plane suite (garbage collector and namespace controller). */
-export const benchmark: Benchmark = { name: "control-plane", run };
+export const benchmark: Benchmark = {
+  name: "control-plane",
+  title: "the embedded control plane's garbage collector and namespace controller at work",
+  run,
+};

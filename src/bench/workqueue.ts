@@ -6,7 +6,7 @@
 import { type Clock, sleepOn, type Timer } from "../clock/index.js";
 import { DelayingQueue } from "../workqueue/delaying-queue.js";
 import { Queue } from "../workqueue/queue.js";
-import { type BenchFigure, type Benchmark, meets } from "./types.js";
+import { type BenchContext, type BenchFigure, type Benchmark, type BenchResult, meets } from "./types.js";
 
 /** The peer: the same dirty/processing sets, but the order kept in a plain array drained with shift(). */
 class NaiveArrayQueue<T> {
@@ -123,40 +123,43 @@ async function delayedFire(n: number): Promise<number> {
 /** The workqueue benchmark suite. */
 export const benchmark: Benchmark = {
   name: "workqueue",
-  async run(): Promise<BenchFigure[]> {
-    const n = 2_000_000;
-    await cycles(new Queue<string>(), 200_000); // warm-up
-    await cycles(new NaiveArrayQueue<string>(), 200_000);
+  title: "the queue alone: one-worker cycles, deep drains and the delaying heap, against a naive array queue",
+  async run(ctx: BenchContext): Promise<BenchResult> {
+    const n = ctx.tiny ? 20_000 : 2_000_000;
+    await cycles(new Queue<string>(), n / 10); // warm-up
+    await cycles(new NaiveArrayQueue<string>(), n / 10);
     const ours = await best(3, () => cycles(new Queue<string>(), n));
     const naive = await best(3, () => cycles(new NaiveArrayQueue<string>(), n));
-    const depth = 100_000;
+    const depth = ctx.tiny ? 2_000 : 100_000;
     const oursDeep = await best(2, () => deepDrain(new Queue<string>(), depth));
     const naiveDeep = await deepDrain(new NaiveArrayQueue<string>(), depth); // O(n^2): one run is enough
-    const delayed = await best(2, () => delayedFire(100_000));
+    const delayedItems = ctx.tiny ? 2_000 : 100_000;
+    const delayed = await best(2, () => delayedFire(delayedItems));
     const target = ">= 1000000";
-    return [
+    const figures: BenchFigure[] = [
       {
         name: "add/get/done cycles, one worker",
         value: ours,
         unit: "cycles/s",
         target,
         met: meets(ours, target),
-        peer: { name: "naive array queue", value: naive, ratio: ours / naive },
-        notes: `best of 3 runs of ${n} cycles; get() is awaited every cycle`,
+        peers: [{ name: "naive array queue", value: naive, ratio: ours / naive }],
+        notes: `best of 3 runs of ${n} cycles; add, then get() awaited, then done, in one loop (no hand-off)`,
       },
       {
         name: `fill then drain ${depth} distinct keys`,
         value: oursDeep,
         unit: "items/s",
-        peer: { name: "naive array queue (Array.shift)", value: naiveDeep, ratio: oursDeep / naiveDeep },
+        peers: [{ name: "naive array queue (Array.shift)", value: naiveDeep, ratio: oursDeep / naiveDeep }],
         notes: "ring buffer vs Array.shift on a deep queue",
       },
       {
-        name: "addAfter + fire, 100000 items over 60 s of fake time",
+        name: `addAfter + fire, ${delayedItems} items over 60 s of fake time`,
         value: delayed,
         unit: "items/s",
         notes: "min-heap with one timer for the head; a bare stepping clock jumps between due times",
       },
     ];
+    return { figures, charts: [], missing: [] };
   },
 };

@@ -1,60 +1,102 @@
+/**
+ * `workbook bench`: runs the benchmark families side by side with their peers (client-go, client-node, envtest,
+ * kind, a bare HTTPS handler) and writes `bench-results/latest.{json,md}` plus a short console summary.
+ * `--tiny` runs every family once at sizes that take seconds (what `npm test` does so the harness cannot rot);
+ * its numbers mean nothing.
+ */
 import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import type { BenchFigure, Benchmark } from "../bench/types.js";
+import { parseArgs } from "node:util";
+import { findClientGoPeer, type PeerLookup } from "../bench/peers/client-go.js";
+import { type FamilyReport, type RunInfo, renderMarkdown, renderSummary } from "../bench/report.js";
+import type { BenchContext, Benchmark } from "../bench/types.js";
+import { DEFAULT_ENVTEST_VERSION } from "../cluster/envtest/version.js";
 
-/** Every benchmark module, loaded lazily. Areas add their module here. */
-const suites: Array<() => Promise<{ benchmark: Benchmark }>> = [
+/** Every family, loaded lazily, in report order. */
+const families: Array<() => Promise<{ benchmark: Benchmark }>> = [
+  () => import("../bench/families/client-go.js"),
+  () => import("../bench/families/watch-vs-poll.js"),
+  () => import("../bench/families/cache-vs-live.js"),
+  () => import("../bench/families/leader-election.js"),
+  () => import("../bench/families/backends.js"),
+  () => import("../bench/families/scale.js"),
+  () => import("../bench/apiserver.js"),
   () => import("../bench/workqueue.js"),
   () => import("../bench/controller.js"),
-  () => import("../bench/informer.js"),
-  () => import("../bench/apiserver.js"),
   () => import("../bench/control-plane.js"),
-  () => import("../bench/real-clusters.js"),
 ];
 
-function row(f: BenchFigure): string {
-  const peer = f.peer ? `${f.peer.name}: ${f.peer.value.toFixed(2)} (ratio ${f.peer.ratio.toFixed(2)})` : "";
-  const met = f.met === undefined ? "" : f.met ? "yes" : "NO";
-  return `| ${f.name} | ${f.value.toFixed(2)} ${f.unit} | ${f.target ?? ""} | ${met} | ${peer} | ${f.notes ?? ""} |`;
-}
-
-/** `workbook bench [filter]`: runs the suites (optionally only those whose name contains `filter`). */
+/** `workbook bench [filter] [--tiny] [--out DIR]`. */
 export async function run(args: string[]): Promise<number> {
-  const filter = args[0];
-  const results: Array<{ suite: string; figures: BenchFigure[] }> = [];
-  const loaded = await Promise.all(suites.map(async (load) => (await load()).benchmark));
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { tiny: { type: "boolean", default: false }, out: { type: "string", default: "bench-results" } },
+  });
+  const filter = positionals[0];
+  const loaded = await Promise.all(families.map(async (load) => (await load()).benchmark));
   const chosen = loaded.filter((b) => !filter || b.name.includes(filter));
   if (chosen.length === 0) {
     const names = loaded.map((b) => b.name).join(", ");
     process.stderr.write(`workbook bench: no suite matches "${filter}"; suites: ${names}\n`);
     return 2;
   }
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  let peer: Promise<PeerLookup> | undefined;
+  const ctx: BenchContext = {
+    tiny: values.tiny,
+    log: say,
+    clientGo: () => {
+      peer ??= findClientGoPeer({ build: !values.tiny, log: say });
+      return peer;
+    },
+  };
+  const loadStart = loadavg();
+  const reports: FamilyReport[] = [];
   for (const benchmark of chosen) {
-    process.stdout.write(`bench: ${benchmark.name}...\n`);
-    const figures = await benchmark.run();
-    for (const f of figures) process.stdout.write(`  ${row(f)}\n`);
-    results.push({ suite: benchmark.name, figures });
+    say(`bench: ${benchmark.name}${values.tiny ? " (tiny)" : ""}...`);
+    const started = performance.now();
+    try {
+      const result = await benchmark.run(ctx);
+      reports.push({ family: benchmark.name, title: benchmark.title, seconds: 0, ...result });
+    } catch (err) {
+      const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      say(`bench: ${benchmark.name} failed: ${error}`);
+      reports.push({
+        family: benchmark.name,
+        title: benchmark.title,
+        seconds: 0,
+        figures: [],
+        charts: [],
+        missing: [],
+        error,
+      });
+    }
+    (reports.at(-1) as FamilyReport).seconds = (performance.now() - started) / 1000;
   }
-  const dir = "bench-results";
-  await mkdir(dir, { recursive: true });
-  const meta = {
+  const lookup = peer ? await peer : undefined;
+  const info: RunInfo = {
     date: new Date().toISOString(),
     node: process.version,
-    cpus: (await import("node:os")).cpus().length,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? "unknown",
+    loadStart,
+    loadEnd: loadavg(),
+    tiny: values.tiny,
+    versions: {
+      "@kubernetes/client-node": "1.4.0",
+      "envtest kube-apiserver": DEFAULT_ENVTEST_VERSION,
+      ...(lookup?.peer ? { "client-go": lookup.peer.clientGoVersion } : {}),
+    },
   };
-  await writeFile(join(dir, "latest.json"), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
-  const md = [`# Benchmarks (${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs)`, ""];
-  for (const r of results) {
-    md.push(
-      `## ${r.suite}`,
-      "",
-      "| figure | value | target | met | peer | notes |",
-      "|---|---|---|---|---|---|",
-    );
-    for (const f of r.figures) md.push(row(f));
-    md.push("");
-  }
-  await writeFile(join(dir, "latest.md"), md.join("\n"));
-  process.stdout.write(`bench: wrote ${join(dir, "latest.json")} and latest.md\n`);
-  return 0;
+  await mkdir(values.out, { recursive: true });
+  await writeFile(
+    join(values.out, "latest.json"),
+    `${JSON.stringify({ ...info, families: reports }, null, 2)}\n`,
+  );
+  await writeFile(join(values.out, "latest.md"), renderMarkdown(info, reports));
+  for (const line of renderSummary(reports)) say(line);
+  say(`bench: wrote ${join(values.out, "latest.json")} and latest.md`);
+  return reports.some((r) => r.error) ? 1 : 0;
 }

@@ -47,8 +47,8 @@ const commands: Record<string, CommandEntry> = {
     load: () => import("./quiz.js"),
   },
   bench: {
-    summary: "run the benchmarks and write figures to bench-results/ (npm run bench)",
-    usage: "workbook bench [suite-name-filter]",
+    summary: "run the benchmark families beside their peers; write bench-results/latest.{json,md} (npm run bench)",
+    usage: "workbook bench [family-name-filter] [--tiny] [--out DIR]",
     load: () => import("./bench.js"),
   },
   envtest: {

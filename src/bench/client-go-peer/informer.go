@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -72,8 +74,19 @@ func runInformer(args []string) error {
 	runs := fs.Int("runs", 3, "initial syncs to time")
 	protobuf := fs.Bool("protobuf", false, "ask for protobuf instead of JSON")
 	updates := fs.Int64("updates", 0, "after the last sync, wait for this many update events")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the syncs to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {

@@ -48,7 +48,12 @@ export function sourceHash(source: string): string {
   const files = readdirSync(source)
     .filter((f) => f === "go.mod" || f === "go.sum" || f.endsWith(".go"))
     .sort();
-  for (const f of files) hash.update(f).update("\0").update(readFileSync(join(source, f))).update("\0");
+  for (const f of files)
+    hash
+      .update(f)
+      .update("\0")
+      .update(readFileSync(join(source, f)))
+      .update("\0");
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -67,7 +72,9 @@ function goBuild(source: string, output: string): Promise<void> {
     });
     child.once("error", (err) => reject(new Error(`could not run go: ${err.message}`)));
     child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`go build failed (exit ${code}): ${stderr.trim().slice(-600)}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`go build failed (exit ${code}): ${stderr.trim().slice(-600)}`)),
     );
   });
 }
@@ -98,7 +105,9 @@ export async function findClientGoPeer(
   if (!(await goAvailable())) return { missing: "client-go peer: no Go toolchain on PATH (`go` not found)" };
   if (options.build === false)
     return { missing: "client-go peer: not built yet (the full `npm run bench` builds it on first use)" };
-  options.log?.(`bench: building the client-go ${clientGoVersion} peer into ${dir} (minutes on a cold Go cache)`);
+  options.log?.(
+    `bench: building the client-go ${clientGoVersion} peer into ${dir} (minutes on a cold Go cache)`,
+  );
   try {
     await mkdir(dir, { recursive: true });
     const partial = `${binary}.${process.pid}.tmp`;

@@ -1,0 +1,279 @@
+/**
+ * The embedded server against real ones, same client, same run: the load generators of the apiserver suite
+ * (worker threads speaking HTTPS with keep-alive) pointed in turn at the embedded backend, at envtest (real
+ * kube-apiserver + etcd) and at kind when a container runtime answers. Figures per backend: start-to-ready time,
+ * creates/s from 16 clients, client-side LIST latency of 10,000 ConfigMaps, and watch fan-out (W watchers while
+ * E events/s are written over HTTP: write-to-delivery p50/p99). Targets: the embedded server at least 5x
+ * envtest's creates/s and at most a fifth of its LIST latency.
+ */
+import https from "node:https";
+import { findEnvtestAssets } from "../../cluster/envtest/assets.js";
+import { type Cluster, type ClusterBackend, startCluster } from "../../cluster/index.js";
+import { containerRuntimeUnavailableReason } from "../../cluster/kind/runtime.js";
+import { xyChart } from "../../viz/xychart.js";
+import { runLoad } from "../apiserver.js";
+import { median } from "../measure.js";
+import {
+  type BenchContext,
+  type BenchFigure,
+  type Benchmark,
+  type BenchResult,
+  judged,
+  peerCost,
+  peerRate,
+} from "../types.js";
+import { serverAddressOf } from "./cluster-address.js";
+import type { ServerAddress } from "./raw-client.js";
+
+interface Sizes {
+  starts: number;
+  creates: number;
+  listed: number;
+  lists: number;
+  watchers: number;
+  eventsPerSecond: number;
+  watchSeconds: number;
+}
+
+const FULL: Sizes = {
+  starts: 3,
+  creates: 5000,
+  listed: 10_000,
+  lists: 7,
+  watchers: 100,
+  eventsPerSecond: 500,
+  watchSeconds: 3,
+};
+const TINY: Sizes = {
+  starts: 1,
+  creates: 200,
+  listed: 200,
+  lists: 3,
+  watchers: 5,
+  eventsPerSecond: 50,
+  watchSeconds: 0.5,
+};
+
+interface BackendFigures {
+  startMs: number;
+  createsPerSecond: number;
+  listMs: number;
+  watchP50: number;
+  watchP99: number;
+  delivered: number;
+}
+
+/** Creates a namespace (201, or 409 when it exists). */
+function ensureNamespace(address: ServerAddress, name: string): Promise<void> {
+  const url = new URL(address.url);
+  const body = JSON.stringify({ metadata: { name } });
+  return new Promise<void>((resolve, reject) => {
+    const req = https.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/api/v1/namespaces",
+        headers: {
+          authorization: `Bearer ${address.token}`,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+        },
+        ca: address.caPem,
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          res.statusCode === 201 || res.statusCode === 409
+            ? resolve()
+            : reject(new Error(`namespace ${name}: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function measure(
+  backend: ClusterBackend,
+  sizes: Sizes,
+  log: (l: string) => void,
+): Promise<BackendFigures> {
+  // The last start is the cluster the load runs against.
+  const starts: number[] = [];
+  let cluster: Cluster | undefined;
+  for (let i = 0; i < sizes.starts; i++) {
+    const t0 = performance.now();
+    const c = await startCluster({ backend });
+    starts.push(performance.now() - t0);
+    if (i < sizes.starts - 1) await c.stop();
+    else cluster = c;
+  }
+  if (!cluster) throw new Error("no start");
+  log(`  ${backend}: started in ${median(starts).toFixed(0)} ms; load...`);
+  try {
+    const address = serverAddressOf(cluster.kubeConfig);
+    if (typeof address === "string") throw new Error(`${backend}: ${address}`);
+    await ensureNamespace(address, "bench-creates");
+    await ensureNamespace(address, "bench-list");
+    await ensureNamespace(address, "bench-watch");
+    await runLoad(address, {
+      job: "creates",
+      namespace: "bench-creates",
+      count: sizes.creates / 10,
+      clients: 16,
+      prefix: "warm-",
+    });
+    const creates = await runLoad(address, {
+      job: "creates",
+      namespace: "bench-creates",
+      count: sizes.creates,
+      clients: 16,
+    });
+    if (creates.kind !== "creates") throw new Error("unexpected load result");
+    await runLoad(address, {
+      job: "creates",
+      namespace: "bench-list",
+      count: sizes.listed,
+      clients: 16,
+      data: { payload: "x".repeat(1024) },
+    });
+    const lists = await runLoad(address, { job: "list", namespace: "bench-list", lists: sizes.lists });
+    if (lists.kind !== "list") throw new Error("unexpected load result");
+    const writes = Math.round(sizes.eventsPerSecond * sizes.watchSeconds);
+    let writing: Promise<unknown> = Promise.resolve();
+    const fanOut = await runLoad(
+      address,
+      { job: "watch", namespace: "bench-watch", watchers: sizes.watchers, expected: writes * sizes.watchers },
+      (worker) => {
+        writing = runLoad(address, {
+          job: "creates",
+          namespace: "bench-watch",
+          count: writes,
+          clients: 4,
+          perSecond: sizes.eventsPerSecond,
+        }).then(() => setTimeout(() => worker.postMessage("stop"), 5000).unref());
+      },
+    );
+    await writing;
+    if (fanOut.kind !== "watch") throw new Error("unexpected load result");
+    return {
+      startMs: median(starts),
+      createsPerSecond: creates.perSecond,
+      listMs: median(lists.ms.slice(Math.min(2, lists.ms.length - 1))),
+      watchP50: fanOut.p50,
+      watchP99: fanOut.p99,
+      delivered: fanOut.delivered / (writes * sizes.watchers),
+    };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function run(ctx: BenchContext): Promise<BenchResult> {
+  const sizes = ctx.tiny ? TINY : FULL;
+  const missing: string[] = [];
+  const backends: ClusterBackend[] = ["embedded"];
+  if (findEnvtestAssets()) backends.push("envtest");
+  else
+    missing.push(
+      "envtest: no kube-apiserver binaries (run `workbook envtest build` or set KUBEBUILDER_ASSETS)",
+    );
+  const kindReason = ctx.tiny
+    ? "not started in the tiny run (minutes to boot)"
+    : await containerRuntimeUnavailableReason();
+  if (kindReason === undefined) backends.push("kind");
+  else missing.push(`kind: ${kindReason}`);
+  const results = new Map<ClusterBackend, BackendFigures>();
+  for (const b of backends) {
+    try {
+      results.set(b, await measure(b, sizes, ctx.log));
+    } catch (err) {
+      if (b === "embedded") throw err;
+      missing.push(`${b}: failed: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  const ours = results.get("embedded") as BackendFigures;
+  const real = [...results.entries()].filter(([b]) => b !== "embedded");
+  const figures: BenchFigure[] = [
+    {
+      name: `start to ready API (median of ${sizes.starts})`,
+      value: ours.startMs,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.startMs, r.startMs)),
+    },
+    {
+      name: "creates/s, 16 HTTPS keep-alive clients",
+      value: ours.createsPerSecond,
+      unit: "creates/s",
+      peers: real.map(([b, r]) => peerRate(b, ours.createsPerSecond, r.createsPerSecond)),
+      notes: `${sizes.creates} ConfigMaps after a warm-up; clients in a worker thread`,
+    },
+    {
+      name: `LIST ${sizes.listed} ConfigMaps of 1 KiB, client side, median`,
+      value: ours.listMs,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.listMs, r.listMs)),
+      notes: "request sent to last byte read, one keep-alive connection, JSON",
+    },
+    {
+      name: `watch fan-out p99, ${sizes.watchers} watchers x ${sizes.eventsPerSecond} events/s`,
+      value: ours.watchP99,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.watchP99, r.watchP99)),
+      notes: [...results.entries()]
+        .map(
+          ([b, r]) => `${b}: p50 ${r.watchP50.toFixed(1)} ms, ${(r.delivered * 100).toFixed(1)}% delivered`,
+        )
+        .join("; "),
+    },
+  ];
+  const envtest = results.get("envtest");
+  if (envtest) {
+    figures.push(
+      judged({
+        name: "creates/s: embedded / envtest",
+        value: ours.createsPerSecond / envtest.createsPerSecond,
+        unit: "x",
+        target: ">= 5",
+      }),
+      judged({
+        name: `LIST latency at ${sizes.listed}: envtest / embedded`,
+        value: envtest.listMs / ours.listMs,
+        unit: "x",
+        target: ">= 5",
+        notes: "at most a fifth of envtest's latency",
+      }),
+    );
+  }
+  const names = [...results.keys()];
+  const charts = [
+    xyChart({
+      title: `Creates per second by backend (${names.join(", ")})`,
+      x: names,
+      yLabel: "creates/s",
+      series: [
+        { kind: "bar", values: names.map((b) => (results.get(b) as BackendFigures).createsPerSecond) },
+      ],
+    }),
+    xyChart({
+      title: `LIST ${sizes.listed} ConfigMaps, ms, and watch p99 ms by backend; bars: LIST, line: watch p99`,
+      x: names,
+      yLabel: "ms",
+      series: [
+        { kind: "bar", values: names.map((b) => (results.get(b) as BackendFigures).listMs) },
+        { kind: "line", values: names.map((b) => (results.get(b) as BackendFigures).watchP99) },
+      ],
+    }),
+  ];
+  return { figures, charts, missing };
+}
+
+/** The embedded-vs-real-servers family. */
+export const benchmark: Benchmark = {
+  name: "backends",
+  title: "embedded against envtest (and kind): start-to-ready, creates/s, LIST at 10k, watch fan-out",
+  run,
+};

@@ -1,0 +1,174 @@
+/**
+ * Scale: how the informer's initial sync and memory grow from 1k to 100k ConfigMaps (the fitted log-log slope
+ * says whether the growth is linear), the embedded server's own heap per stored object at each size, client-go's
+ * memory per cached object beside ours, and watch fan-out to 1,000 watchers at 1,000 events/s.
+ * Targets: 100k objects synced in 1 s or less; memory per cached object at or below client-go's; fan-out p99
+ * under 20 ms.
+ */
+import { xyChart } from "../../viz/xychart.js";
+import { runLoad } from "../apiserver.js";
+import { startEmbeddedHost } from "../embedded-host.js";
+import { heapAfterGc, log10, logLogSlope } from "../measure.js";
+import { type BenchContext, type BenchFigure, type Benchmark, type BenchResult, judged } from "../types.js";
+import { kubeConfigFrom, syncClientGo, syncOurs } from "./informers.js";
+
+interface Sizes {
+  objects: number[];
+  watchers: number;
+  eventsPerSecond: number;
+  watchSeconds: number;
+}
+
+const FULL: Sizes = {
+  objects: [1000, 10_000, 50_000, 100_000],
+  watchers: 1000,
+  eventsPerSecond: 1000,
+  watchSeconds: 3,
+};
+const TINY: Sizes = { objects: [100, 200, 400], watchers: 20, eventsPerSecond: 100, watchSeconds: 0.5 };
+
+interface Point {
+  n: number;
+  syncMs: number;
+  oursBytes: number;
+  clientGoBytes?: number;
+  serverBytes: number;
+}
+
+async function run(ctx: BenchContext): Promise<BenchResult> {
+  const sizes = ctx.tiny ? TINY : FULL;
+  const lookup = await ctx.clientGo();
+  const missing = lookup.missing ? [lookup.missing] : [];
+  const host = await startEmbeddedHost();
+  const points: Point[] = [];
+  let fanOut: { p50: number; p99: number; delivered: number } | undefined;
+  try {
+    const kc = kubeConfigFrom(host.kubeconfigPath);
+    for (const n of sizes.objects) {
+      ctx.log(`  ${n} objects...`);
+      const ns = `scale-${n}`;
+      const serverBefore = await host.heapUsed();
+      await host.fill(ns, n);
+      const serverBytes = ((await host.heapUsed()) - serverBefore) / n;
+      await (await syncOurs(kc, ns, n)).stop(); // warm-up
+      const before = heapAfterGc();
+      const synced = await syncOurs(kc, ns, n);
+      const oursBytes = (heapAfterGc() - before) / n;
+      await synced.stop();
+      const again = await syncOurs(kc, ns, n);
+      await again.stop();
+      const syncMs = Math.min(synced.ms, again.ms);
+      const go = lookup.peer
+        ? await syncClientGo(lookup.peer, host.kubeconfigPath, ns, n, { runs: 1, watchList: true })
+        : undefined;
+      points.push({
+        n,
+        syncMs,
+        oursBytes,
+        serverBytes,
+        ...(go ? { clientGoBytes: go.heapInUsePerObject } : {}),
+      });
+    }
+    ctx.log(`  fan-out to ${sizes.watchers} watchers...`);
+    await host.fill("fan-out", 100);
+    let churn: Promise<number> = Promise.resolve(0);
+    const writes = Math.round(sizes.eventsPerSecond * sizes.watchSeconds);
+    const r = await runLoad(
+      host,
+      { job: "watch", namespace: "fan-out", watchers: sizes.watchers, expected: writes * sizes.watchers },
+      (worker) => {
+        churn = host.churn("fan-out", 100, sizes.eventsPerSecond, sizes.watchSeconds * 1000);
+        void churn.then(() => setTimeout(() => worker.postMessage("stop"), 5000).unref());
+      },
+    );
+    const written = await churn;
+    if (r.kind === "watch")
+      fanOut = { p50: r.p50, p99: r.p99, delivered: r.delivered / (written * sizes.watchers) };
+  } finally {
+    await host.stop();
+  }
+  const ns = points.map((p) => p.n);
+  const largest = points.at(-1) as Point;
+  const figures: BenchFigure[] = points.map((p) => ({
+    name: `${p.n.toLocaleString("en-US")} ConfigMaps: informer initial sync`,
+    value: p.syncMs,
+    unit: "ms",
+    notes: `ours ${p.oursBytes.toFixed(0)} B/object cached${p.clientGoBytes ? `, client-go ${p.clientGoBytes.toFixed(0)}` : ""}; embedded server ${p.serverBytes.toFixed(0)} B/object stored`,
+  }));
+  figures.push(
+    judged({
+      name: `initial sync of ${largest.n.toLocaleString("en-US")} ConfigMaps`,
+      value: largest.syncMs,
+      unit: "ms",
+      target: "<= 1000",
+    }),
+    {
+      name: "log-log slope of sync time against objects",
+      value: logLogSlope(
+        ns,
+        points.map((p) => p.syncMs),
+      ),
+      unit: "slope",
+      notes: "1 = linear",
+    },
+    {
+      name: "log-log slope of cache memory against objects",
+      value: logLogSlope(
+        ns,
+        points.map((p) => p.oursBytes * p.n),
+      ),
+      unit: "slope",
+      notes: "1 = linear",
+    },
+    {
+      name: "log-log slope of the server's heap against objects",
+      value: logLogSlope(
+        ns,
+        points.map((p) => p.serverBytes * p.n),
+      ),
+      unit: "slope",
+      notes: "1 = linear",
+    },
+  );
+  if (largest.clientGoBytes !== undefined)
+    figures.push(
+      judged({
+        name: `memory per cached object at ${largest.n.toLocaleString("en-US")}: client-go / ours`,
+        value: largest.clientGoBytes / largest.oursBytes,
+        unit: "x",
+        target: ">= 1",
+        notes: `ours ${largest.oursBytes.toFixed(0)} B (V8 heap), client-go ${largest.clientGoBytes.toFixed(0)} B (Go heap in use)`,
+      }),
+    );
+  if (fanOut)
+    figures.push(
+      judged({
+        name: `watch fan-out p99, ${sizes.watchers} watchers x ${sizes.eventsPerSecond} events/s`,
+        value: fanOut.p99,
+        unit: "ms",
+        target: "<= 20",
+        notes: `p50 ${fanOut.p50.toFixed(1)} ms; ${(fanOut.delivered * 100).toFixed(1)}% delivered; watchers in a worker thread, server in its own process`,
+      }),
+    );
+  const charts = [
+    xyChart({
+      title: "log10 sync ms (line) and log10 bytes per cached object (bars) vs log10 objects",
+      x: ns.map((n) => log10(n).toFixed(1)),
+      xLabel: "log10 ConfigMaps",
+      yLabel: "log10",
+      series: [
+        { kind: "bar", values: points.map((p) => log10(p.oursBytes)) },
+        { kind: "line", values: points.map((p) => log10(p.syncMs)) },
+      ],
+    }),
+  ];
+  return { figures, charts, missing };
+}
+
+/** The scale family. */
+export const benchmark: Benchmark = {
+  name: "scale",
+  title:
+    "informer sync and memory from 1k to 100k objects, server heap per object, fan-out to 1,000 watchers",
+  run,
+};

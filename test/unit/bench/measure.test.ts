@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { logLogSlope, median, percentile } from "../../../src/bench/measure.js";
+import { judged, meets, peerCost, peerRate } from "../../../src/bench/types.js";
+
+describe("bench statistics", () => {
+  it("fits the log-log slope: linear 1, flat 0, square 2", () => {
+    const xs = [1000, 10_000, 50_000, 100_000];
+    expect(
+      logLogSlope(
+        xs,
+        xs.map((x) => 3 * x),
+      ),
+    ).toBeCloseTo(1, 10);
+    expect(
+      logLogSlope(
+        xs,
+        xs.map(() => 42),
+      ),
+    ).toBeCloseTo(0, 10);
+    expect(
+      logLogSlope(
+        xs,
+        xs.map((x) => x * x),
+      ),
+    ).toBeCloseTo(2, 10);
+  });
+
+  it("ignores non-positive points and needs two", () => {
+    expect(logLogSlope([1, 10, 100], [0, 10, 100])).toBeCloseTo(1, 10);
+    expect(logLogSlope([1], [1])).toBeNaN();
+  });
+
+  it("takes nearest-rank percentiles and medians", () => {
+    const s = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(s, 50)).toBe(51);
+    expect(percentile(s, 99)).toBe(100);
+    expect(percentile([], 50)).toBeNaN();
+    expect(median([5, 1, 3])).toBe(3);
+  });
+
+  it("judges targets and orients ratios so that above 1 means better for us", () => {
+    expect(meets(5, ">= 5")).toBe(true);
+    expect(meets(5.1, "<= 5")).toBe(false);
+    expect(judged({ name: "x", value: Number.NaN, unit: "ms", target: "<= 1" }).met).toBe(false);
+    expect(peerRate("go", 200, 100).ratio).toBe(2);
+    expect(peerCost("go", 50, 100).ratio).toBe(2);
+  });
+});
