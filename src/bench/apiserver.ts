@@ -44,8 +44,22 @@ interface Sizes {
   stored: number;
 }
 
-const FULL: Sizes = { creates: 20_000, listed: 10_000, watchSeconds: 3, watchers: 100, straggleMs: 10_000, stored: 10_000 };
-const TINY: Sizes = { creates: 400, listed: 300, watchSeconds: 0.3, watchers: 10, straggleMs: 2000, stored: 300 };
+const FULL: Sizes = {
+  creates: 20_000,
+  listed: 10_000,
+  watchSeconds: 3,
+  watchers: 100,
+  straggleMs: 10_000,
+  stored: 10_000,
+};
+const TINY: Sizes = {
+  creates: 400,
+  listed: 300,
+  watchSeconds: 0.3,
+  watchers: 10,
+  straggleMs: 2000,
+  stored: 300,
+};
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

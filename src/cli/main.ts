@@ -47,7 +47,8 @@ const commands: Record<string, CommandEntry> = {
     load: () => import("./quiz.js"),
   },
   bench: {
-    summary: "run the benchmark families beside their peers; write bench-results/latest.{json,md} (npm run bench)",
+    summary:
+      "run the benchmark families beside their peers; write bench-results/latest.{json,md} (npm run bench)",
     usage: "workbook bench [family-name-filter] [--tiny] [--out DIR]",
     load: () => import("./bench.js"),
   },
