@@ -44,7 +44,7 @@ export interface BenchContext {
   tiny: boolean;
   /** Progress lines for the console. */
   log(line: string): void;
-  /** The client-go peer (built on first use in a full run; only a cached build in a tiny run). */
+  /** The client-go peer, built on first use (seconds when the shared Go build cache is warm). */
   clientGo(): Promise<PeerLookup>;
 }
 

@@ -48,7 +48,7 @@ export async function run(args: string[]): Promise<number> {
     tiny: values.tiny,
     log: say,
     clientGo: () => {
-      peer ??= findClientGoPeer({ build: !values.tiny, log: say });
+      peer ??= findClientGoPeer({ build: true, log: say });
       return peer;
     },
   };
