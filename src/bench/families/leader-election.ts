@@ -40,6 +40,21 @@ function overlaps(candidates: readonly Candidate[]): number {
   return found;
 }
 
+/** Sorted failover times as bars, the bound as a line. */
+function failoverChart(what: string, times: readonly number[], bound: number): string {
+  const xs = times.map((_, i) => i + 1);
+  return xyChart({
+    title: `Failover ms per trial, sorted, ${what}`,
+    x: xs,
+    xLabel: "trial",
+    yLabel: "ms",
+    series: [
+      { kind: "bar", values: sorted(times) },
+      { kind: "line", values: xs.map(() => bound) },
+    ],
+  });
+}
+
 async function run(ctx: BenchContext): Promise<BenchResult> {
   const trials = ctx.tiny ? 1 : 20;
   const host = await startEmbeddedHost();
@@ -127,7 +142,6 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         }),
       ];
     };
-    const xs = Array.from({ length: trials }, (_, i) => i + 1);
     return {
       figures: [
         ...figure("crash", crashBound),
@@ -141,26 +155,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         }),
       ],
       charts: [
-        xyChart({
-          title: `Failover ms per trial, sorted; bars: crash, line: bound ${crashBound} ms`,
-          x: xs,
-          xLabel: "trial",
-          yLabel: "ms",
-          series: [
-            { kind: "bar", values: sorted(failovers.crash) },
-            { kind: "line", values: xs.map(() => crashBound) },
-          ],
-        }),
-        xyChart({
-          title: `Failover ms per trial after a graceful release, sorted; line: bound ${releaseBound} ms`,
-          x: xs,
-          xLabel: "trial",
-          yLabel: "ms",
-          series: [
-            { kind: "bar", values: sorted(failovers.release) },
-            { kind: "line", values: xs.map(() => releaseBound) },
-          ],
-        }),
+        failoverChart(`after a crash; line: bound ${crashBound} ms`, failovers.crash, crashBound),
+        failoverChart(
+          `after a graceful release; line: bound ${releaseBound} ms`,
+          failovers.release,
+          releaseBound,
+        ),
       ],
       missing: [],
     };

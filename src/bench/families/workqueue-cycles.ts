@@ -38,6 +38,19 @@ export async function queueCycles(n: number, burst: number): Promise<number> {
   return (rounds * burst) / (elapsed / 1000);
 }
 
+/** Gets and finishes until the queue is empty, then shuts it down; returns how many items came out. */
+async function drain(q: Queue<string>): Promise<number> {
+  let gets = 0;
+  while (q.len() > 0) {
+    const r = await q.get();
+    if (r.shutdown) break;
+    q.done(r.item);
+    gets++;
+  }
+  q.shutDown();
+  return gets;
+}
+
 /** `perKey` adds of each of `distinct` keys before any worker runs: adds per second, and the gets that follow. */
 export async function burstBeforeWorker(
   distinct: number,
@@ -47,15 +60,7 @@ export async function burstBeforeWorker(
   const start = performance.now();
   for (let i = 0; i < perKey; i++) for (let k = 0; k < distinct; k++) q.add(KEYS[k] as string);
   const addsPerSecond = (distinct * perKey) / ((performance.now() - start) / 1000);
-  let gets = 0;
-  while (q.len() > 0) {
-    const r = await q.get();
-    if (r.shutdown) break;
-    q.done(r.item);
-    gets++;
-  }
-  q.shutDown();
-  return { addsPerSecond, gets };
+  return { addsPerSecond, gets: await drain(q) };
 }
 
 /** One key taken into processing, `adds` more adds of it, done, drained: the gets (2: parked once in dirty). */
@@ -63,17 +68,9 @@ export async function burstWhileProcessing(adds: number): Promise<number> {
   const q = new Queue<string>();
   q.add(KEYS[0] as string);
   const first = await q.get();
-  let gets = 1;
   for (let i = 0; i < adds; i++) q.add(KEYS[0] as string);
   if (!first.shutdown) q.done(first.item);
-  while (q.len() > 0) {
-    const r = await q.get();
-    if (r.shutdown) break;
-    q.done(r.item);
-    gets++;
-  }
-  q.shutDown();
-  return gets;
+  return 1 + (await drain(q));
 }
 
 /** The best of `times` runs. */
