@@ -5,10 +5,14 @@
  * - resolve: an ESM-style relative import `./controller.js` whose .js does not exist but whose .ts does
  *   resolves to the .ts (the project's import convention, see tsconfig's verbatimModuleSyntax);
  * - load: a `.ts` file is transpiled (not type-checked: `npm test` runs tsc) to an ES module with
- *   TypeScript's `transpileModule`.
+ *   TypeScript's `transpileModule`. Outputs are cached in `.workbook/ts-cache/` under the checkout, keyed by a hash
+ *   of the file's path and text, so a grader's worker process (started again after every hung check) loads the
+ *   TypeScript compiler only when something changed.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { LoadHook, ResolveHook } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Resolve hook: `./x.js` falls back to `./x.ts` when only the TypeScript source exists. */
@@ -26,12 +30,16 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   }
 };
 
-/** Load hook: transpiles `.ts` files to ES modules (no type checking). */
-export const load: LoadHook = async (url, context, nextLoad) => {
-  if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
+/** Where transpiled files are cached: `.workbook/ts-cache` of the checkout (two folders above this module). */
+const cacheDir = fileURLToPath(new URL("../../.workbook/ts-cache/", import.meta.url));
+
+/** The transpiled text of `fileName`, from the cache when its path and text are unchanged. */
+async function transpiled(fileName: string, text: string): Promise<string> {
+  const key = createHash("sha256").update(fileName).update("\0").update(text).digest("hex");
+  const cached = join(cacheDir, `${key}.js`);
+  if (existsSync(cached)) return readFileSync(cached, "utf8");
   const ts = (await import("typescript")).default;
-  const fileName = fileURLToPath(url);
-  const output = ts.transpileModule(readFileSync(fileName, "utf8"), {
+  const output = ts.transpileModule(text, {
     fileName,
     compilerOptions: {
       module: ts.ModuleKind.ESNext,
@@ -39,6 +47,22 @@ export const load: LoadHook = async (url, context, nextLoad) => {
       verbatimModuleSyntax: true,
       inlineSourceMap: true,
     },
-  });
-  return { format: "module", source: output.outputText, shortCircuit: true };
+  }).outputText;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    const partial = `${cached}.${process.pid}.tmp`;
+    writeFileSync(partial, output);
+    renameSync(partial, cached); // atomic: a concurrent reader sees the whole file or none
+  } catch {
+    // A read-only checkout still grades, only slower.
+  }
+  return output;
+}
+
+/** Load hook: transpiles `.ts` files to ES modules (no type checking). */
+export const load: LoadHook = async (url, context, nextLoad) => {
+  if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
+  const fileName = fileURLToPath(url);
+  const source = await transpiled(fileName, readFileSync(fileName, "utf8"));
+  return { format: "module", source, shortCircuit: true };
 };

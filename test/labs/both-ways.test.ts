@@ -45,6 +45,17 @@ function grade(lab: string, labsDir: string, gradersDir = paths.graders): GradeR
   }
 }
 
+/**
+ * Imports in a lab's or solution's TypeScript that reach outside the lab folder by a relative path (into
+ * src/, another lab...): labs import the package by name, as a learner's own project would.
+ */
+export function importsLeavingFolder(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.\.\/[^"']*)["']/g))
+    found.push(m[1]!);
+  return found;
+}
+
 /** The requirements of a report that passed, and those that failed, with why. */
 function split(report: GradeRunReport): { passing: string[]; failing: string[]; total: number } {
   const results = report.labs.flatMap((l) => l.results);
@@ -69,6 +80,20 @@ describe("labs and solutions", () => {
     }
   });
 
+  it("labs and solutions import the package by name, never by a relative path out of their folder", () => {
+    for (const root of [paths.labs, paths.solutions]) {
+      for (const lab of labs) {
+        for (const file of filesUnder(join(root, lab)).filter((f) => f.endsWith(".ts"))) {
+          const text = readFileSync(join(root, lab, file), "utf8");
+          expect(importsLeavingFolder(text), `${relative(paths.root, join(root, lab, file))}`).toEqual([]);
+        }
+      }
+    }
+    expect(
+      importsLeavingFolder('import { x } from "../../src/cache/index.js";\nimport "./local.js";'),
+    ).toEqual(["../../src/cache/index.js"]);
+  });
+
   it("the rule has teeth: the fixture skeleton, two of whose checks pass untouched, is caught", () => {
     const fixtures = join(paths.root, "test", "fixtures", "grading");
     const skeleton = split(grade("01-counter", join(fixtures, "labs"), join(fixtures, "graders")));
@@ -89,9 +114,23 @@ describe.each(labs)("lab %s graded both ways", (lab) => {
     expect(failing, "checks failing on solutions/").toEqual([]);
   }, 600_000);
 
-  it("every check fails on the untouched skeleton", () => {
-    const { passing, total } = split(grade(lab, paths.labs));
+  it("every check fails on the untouched skeleton, and the README states each requirement as the grader words it", () => {
+    const report = grade(lab, paths.labs);
+    const { passing, total } = split(report);
     expect(total).toBeGreaterThan(0);
     expect(passing, "checks passing on the skeleton in labs/ grade nothing").toEqual([]);
+    // The skeleton fails its checks by running them, not by failing to load (the grader's stand-in requirement).
+    const broken = report.labs
+      .flatMap((l) => l.results)
+      .filter((r) => /^the lab (has a grader|'s code loads)$/.test(r.requirement));
+    expect(
+      broken.map((r) => r.message),
+      "the skeleton must load as shipped",
+    ).toEqual([]);
+    const readme = readFileSync(join(paths.labs, lab, "README.md"), "utf8").replace(/\s+/g, " ");
+    const missing = report.labs
+      .flatMap((l) => l.results.map((r) => r.requirement))
+      .filter((requirement) => !readme.includes(requirement.replace(/\s+/g, " ")));
+    expect(missing, `requirements not stated word for word in labs/${lab}/README.md`).toEqual([]);
   }, 600_000);
 });
