@@ -10,5 +10,6 @@ export * from "./key-points.js";
 export * from "./progress.js";
 export * from "./question.js";
 export * from "./render.js";
+export * from "./review.js";
 export * from "./select.js";
 export * from "./try-it.js";

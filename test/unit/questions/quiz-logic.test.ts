@@ -12,11 +12,13 @@ import {
   type Question,
   QuizDeck,
   recordAnswer,
+  renderAnswerReview,
   renderQuestions,
   renderTryIt,
   saveProgress,
   scoreAnswer,
   selectQuestions,
+  showAnswerReview,
   showQuestions,
   shuffled,
 } from "../../../src/questions/index.js";
@@ -192,5 +194,21 @@ describe("selecting and rendering", () => {
     expect(renderTryIt([{ cell: "section 2", change: "create ten", watch: "the list version" }])).toBe(
       "### Try it yourself\n\n1. **In section 2:** create ten. **Watch:** the list version\n",
     );
+  });
+});
+
+describe("reviewing a typed answer in a notebook", () => {
+  it("lists the key points made and missed, folds the model answer, and names the section to review", () => {
+    const md = renderAnswerReview(question("01-a"), "you watch from the list's resourceVersion");
+    expect(md).toContain(
+      "You made 1 of 2 key points.\n\n- ✅ watch from the list's version\n- ❌ no events are missed",
+    );
+    expect(md).toContain("<details><summary>Model answer</summary>\n\nanswer 01-a\n\n</details>");
+    expect(md).toContain("Review: `notebooks/01-demo.ipynb`, section 1. Demo.");
+    expect(renderAnswerReview(question("01-a"), "watch from the list, no gap")).not.toContain("Review:");
+    const out: string[] = [];
+    showAnswerReview("00-status-errors", "404 NotFound", { display: null, write: (t) => out.push(t) });
+    expect(out.join("")).toMatch(/You made \d of 4 key points/);
+    expect(() => showAnswerReview("00-nope", "x", { display: null })).toThrow(/no question "00-nope"/);
   });
 });
