@@ -15,6 +15,9 @@ export const KILL_GRACE_MS = 2_000;
 /** Time to load a grader and list its checks (starting a cluster included) before the lab counts as broken. */
 export const LOAD_TIMEOUT_MS = 120_000;
 
+/** Time a worker may take between one check's result and the next check's start, or to tear down. */
+export const BETWEEN_CHECKS_MS = 30_000;
+
 /** Options of {@link superviseLab}. */
 export interface SuperviseOptions {
   /** Where the worker's own output (the learner's console.log) goes; default: this process's stderr. */
@@ -90,9 +93,10 @@ export async function superviseLab(
             `did not finish within ${limit} ms; the grader stopped it (an endless loop or a hang?)`,
           );
         } else if (message.type === "result") {
-          clearTimeout(timer);
           results[message.index] = message.result;
           current = undefined;
+          // Between checks (and in the grader's teardown) nothing should take long either.
+          arm(BETWEEN_CHECKS_MS, `the grader did not go on within ${BETWEEN_CHECKS_MS} ms after a check`);
           if (message.restart) outcome = { kind: "restart" };
         } else if (message.type === "crash") {
           outcome = { kind: "stopped", index: current, reason: `the lab's code crashed: ${message.message}` };

@@ -11,6 +11,15 @@ import { type QuestionFilter, selectQuestions } from "./select.js";
 /** The marker before each rendered question; the consistency test reads the ids back from it. */
 export const QUESTION_MARKER = /<!-- question: ([A-Za-z0-9._-]+) -->/g;
 
+/**
+ * A markdown link to the notebook section that demonstrates `question`, relative to the notebooks folder:
+ * JupyterLab opens the notebook at the heading (its anchor is the heading text with spaces as dashes).
+ */
+export function sectionLink(question: Question): string {
+  const anchor = `${question.section}`.replace(/ /g, "-");
+  return `[${question.notebook}, section ${question.section}](${question.notebook}.ipynb#${encodeURI(anchor)})`;
+}
+
 /** Markdown for one question: the question, then the answer and key points folded away. */
 export function renderQuestion(question: Question, number: number): string {
   const points = question.keyPoints.map((k) => `- ${k.point}`).join("\n");
@@ -26,7 +35,7 @@ export function renderQuestion(question: Question, number: number): string {
     "",
     points,
     "",
-    `_Shown in: ${question.notebook}, section ${question.section}._`,
+    `_Shown in: ${sectionLink(question)}._`,
     "",
     "</details>",
     "",

@@ -5,6 +5,7 @@
 import { type ShowOptions, showMarkdown } from "../viz/display.js";
 import { scoreAnswer } from "./key-points.js";
 import type { Question } from "./question.js";
+import { sectionLink } from "./render.js";
 import { questionById } from "./select.js";
 
 /** Markdown: the question, covered and missed key points, the model answer in `<details>`, where to review. */
@@ -26,7 +27,7 @@ export function renderAnswerReview(question: Question, answer: string): string {
     "",
   ];
   if (score.missed.length > 0) {
-    lines.push(`Review: \`notebooks/${question.notebook}.ipynb\`, section ${question.section}.`, "");
+    lines.push(`Review: ${sectionLink(question)}.`, "");
   }
   return lines.join("\n");
 }

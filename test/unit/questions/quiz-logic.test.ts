@@ -175,6 +175,7 @@ describe("selecting and rendering", () => {
     expect(md).toContain("<!-- question: 01-a -->\n**Q1. question 01-a?** _(basic · watch)_");
     expect(md).toMatch(/<details><summary>[^<]+<\/summary>\n\nanswer 01-a\n/);
     expect(md).toContain("- no events are missed");
+    expect(md).toContain("_Shown in: [01-demo, section 1. Demo](01-demo.ipynb#1.-Demo)._");
     expect(md.indexOf("answer 01-a")).toBeGreaterThan(md.indexOf("<details>"));
     expect(md.indexOf("answer 01-a")).toBeLessThan(md.indexOf("</details>"));
   });
@@ -204,7 +205,7 @@ describe("reviewing a typed answer in a notebook", () => {
       "You made 1 of 2 key points.\n\n- ✅ watch from the list's version\n- ❌ no events are missed",
     );
     expect(md).toContain("<details><summary>Model answer</summary>\n\nanswer 01-a\n\n</details>");
-    expect(md).toContain("Review: `notebooks/01-demo.ipynb`, section 1. Demo.");
+    expect(md).toContain("Review: [01-demo, section 1. Demo](01-demo.ipynb#1.-Demo).");
     expect(renderAnswerReview(question("01-a"), "watch from the list, no gap")).not.toContain("Review:");
     const out: string[] = [];
     showAnswerReview("00-status-errors", "404 NotFound", { display: null, write: (t) => out.push(t) });
