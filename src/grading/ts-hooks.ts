@@ -5,7 +5,7 @@
  * - resolve: an ESM-style relative import `./controller.js` whose .js does not exist but whose .ts does
  *   resolves to the .ts (the project's import convention, see tsconfig's verbatimModuleSyntax);
  * - load: a `.ts` file is transpiled (not type-checked: `npm test` runs tsc) to an ES module with
- *   TypeScript's `transpileModule`. Outputs are cached in `.workbook/ts-cache/` under the checkout, keyed by a hash
+ *   TypeScript's `transpileModule`. Outputs are cached in `node_modules/.cache/workbook-ts/`, keyed by a hash
  *   of the file's path and text, so a grader's worker process (started again after every hung check) loads the
  *   TypeScript compiler only when something changed.
  */
@@ -30,8 +30,8 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   }
 };
 
-/** Where transpiled files are cached: `.workbook/ts-cache` of the checkout (two folders above this module). */
-const cacheDir = fileURLToPath(new URL("../../.workbook/ts-cache/", import.meta.url));
+/** Where transpiled files are cached: the checkout's `node_modules/.cache` (two folders above this module). */
+const cacheDir = fileURLToPath(new URL("../../node_modules/.cache/workbook-ts/", import.meta.url));
 
 /** The transpiled text of `fileName`, from the cache when its path and text are unchanged. */
 async function transpiled(fileName: string, text: string): Promise<string> {

@@ -49,7 +49,7 @@ function grade(lab: string, labsDir: string, gradersDir = paths.graders): GradeR
  * Imports in a lab's or solution's TypeScript that reach outside the lab folder by a relative path (into
  * src/, another lab...): labs import the package by name, as a learner's own project would.
  */
-export function importsLeavingFolder(text: string): string[] {
+function importsLeavingFolder(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.\.\/[^"']*)["']/g))
     found.push(m[1]!);
