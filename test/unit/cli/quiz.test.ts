@@ -48,6 +48,9 @@ describe("workbook quiz", () => {
     const all = await quiz(["--notebook", "00-cluster", "--all"], ["q"]);
     expect(all.text).toContain(`quiz: ${n} questions;`);
     expect(all.text).toContain(`stopped with ${n} not yet known`);
+    const reset = await quiz(["--notebook", "00-cluster", "--reset"], ["q"]);
+    expect(reset.text).toContain(`quiz: ${n} questions (0 already known)`);
+    expect(JSON.parse(readFileSync(join(dir, "progress.json"), "utf8")).questions).toEqual({});
   });
 
   it("shows the model answer on Enter, re-asks a bad mark, and saves progress when input ends", async () => {

@@ -72,3 +72,9 @@ export function showQuestionCalls(path: string): ShowCall[] {
 export function questionsShownBy(calls: readonly ShowCall[]): string[] {
   return calls.flatMap((c) => (c.filter ? selectQuestions(c.filter).map((q) => q.id) : []));
 }
+
+/**
+ * Notebooks that review the bank rather than teach a section of it (issue 10's interview preparation): they may
+ * show any notebook's questions, and need no questions of their own.
+ */
+export const BANK_REVIEW_NOTEBOOKS: ReadonlySet<string> = new Set(["12-interview-preparation"]);
