@@ -5,17 +5,22 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { findPython, type PythonProbe } from "./setup.js";
 import type { WorkbookPaths } from "./workbook-paths.js";
 
 /**
  * Returns what is missing for notebooks to run, as sentences that say how to fix it; empty when ready.
- * Order matters: the first problem is the one to fix first.
+ * Order matters: the first problem is the one to fix first. Without .venv, `python` (default: setup's
+ * `findPython`) tells whether Python itself is missing, which needs an install before setup can help.
  */
-export function notebookProblems(paths: WorkbookPaths): string[] {
+export function notebookProblems(paths: WorkbookPaths, python: () => PythonProbe = findPython): string[] {
   const problems: string[] = [];
   if (!existsSync(paths.venvPython)) {
+    const probe = python();
     problems.push(
-      "The Python environment .venv is missing. Install python3 and python3-venv, then run `npm run setup` (npm install runs it too).",
+      "missing" in probe
+        ? `The Python environment .venv is missing, and Python cannot make one: ${probe.missing}. Then run \`npm run setup\`.`
+        : `The Python environment .venv is missing. Run \`npm run setup\` (it creates .venv with ${probe.command} ${probe.version} and installs JupyterLab).`,
     );
   } else if (!existsSync(join(paths.kernelDir, "kernel.json"))) {
     problems.push("The tslab kernel is not registered in .venv. Run `npm run setup`.");

@@ -10,7 +10,8 @@
  *  2. check that zeromq's prebuilt binary (tslab's transport) loads.
  *  3. create `.venv` with the pinned packages of requirements-notebooks.txt (JupyterLab, nbclient, ipykernel).
  *  4. write the tslab kernelspec into `.venv/share/jupyter/kernels/tslab`, pointing at this node and this
- *     project's tslab: nothing outside the checkout is touched.
+ *     project's tslab, and the Jupyter defaults of jupyter-defaults.ts (tslab is the default kernel for new
+ *     notebooks; no news pop-up): nothing outside the checkout is touched.
  *
  * Invariant: setup never fails `npm install`. Without Python it says what to install and exits 0, so the
  * library, tests and benchmarks still work; the notebook commands then explain what is missing.
@@ -29,6 +30,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { writeJupyterDefaults } from "./jupyter-defaults.js";
 import { type WorkbookPaths, workbookPaths } from "./workbook-paths.js";
 
 /** Where setup writes its progress lines. */
@@ -183,6 +185,7 @@ export function setupPython(paths: WorkbookPaths, log: SetupLog, force = false):
   }
   markVenvCommonJs(paths.venv);
   if (writeKernelSpec(paths)) log(`registered the tslab kernel in ${paths.kernelDir}`);
+  if (writeJupyterDefaults(paths)) log("made tslab (TypeScript) the default kernel for new notebooks");
   return true;
 }
 

@@ -3,10 +3,25 @@
  * (quotes, brackets, pipes, `<`, `>`) because they are quoted and entity-escaped.
  */
 
-/** A mermaid node id made from arbitrary text: letters, digits and `_` only, never empty, never starting with a digit. */
+/** Words mermaid's flowchart grammar reads as keywords wherever they appear, so they cannot be node ids. */
+const RESERVED_IDS = new Set([
+  "end",
+  "graph",
+  "flowchart",
+  "subgraph",
+  "style",
+  "class",
+  "classdef",
+  "click",
+]);
+
+/**
+ * A mermaid node id made from arbitrary text: letters, digits and `_` only, never empty, never starting with a
+ * digit, never a keyword (a node called `end` would close a subgraph that was never opened).
+ */
 export function mermaidId(text: string): string {
   const id = text.replace(/[^A-Za-z0-9_]/g, "_");
-  return /^[A-Za-z_]/.test(id) ? id : `n_${id}`;
+  return /^[A-Za-z_]/.test(id) && !RESERVED_IDS.has(id.toLowerCase()) ? id : `n_${id}`;
 }
 
 /**

@@ -1,9 +1,17 @@
+import { mermaidFrontMatter } from "./front-matter.js";
 import { mermaidLabel } from "./mermaid-text.js";
+import { SERIES_INKS } from "./theme.js";
 
 /** One plotted series of an {@link xyChart}: a line or bars, one value per x position. */
 export interface XySeries {
   kind: "line" | "bar";
   values: readonly number[];
+  /**
+   * Its colour: a meaning's ink (`PALETTE.error.ink`, `PALETTE.converged.ink`...) when the series has one;
+   * default: the next of {@link SERIES_INKS}. Bar series are drawn over each other, so a second bar series with
+   * zeros where the first has values colours single bars (failures in red among successes).
+   */
+  ink?: string;
 }
 
 /** Options of {@link xyChart}. */
@@ -23,11 +31,19 @@ export interface XyChartSpec {
   height?: number;
 }
 
+/**
+ * The chart's front matter: its size, and the theme's inks as mermaid's plot palette (one colour per series, in
+ * order) on a transparent background, so the chart sits on the notebook's own light or dark page.
+ */
 function frontMatter(spec: XyChartSpec): string[] {
-  const size: string[] = [];
-  if (spec.width !== undefined) size.push(`    width: ${formatNumber(spec.width)}`);
-  if (spec.height !== undefined) size.push(`    height: ${formatNumber(spec.height)}`);
-  return size.length > 0 ? ["---", "config:", "  xyChart:", ...size, "---"] : [];
+  const inks = spec.series.map((s, i) => s.ink ?? SERIES_INKS[i % SERIES_INKS.length]!);
+  return mermaidFrontMatter({
+    xyChart: {
+      width: spec.width === undefined ? undefined : Number(formatNumber(spec.width)),
+      height: spec.height === undefined ? undefined : Number(formatNumber(spec.height)),
+    },
+    themeVariables: { xyChart: { plotColorPalette: inks.join(", "), backgroundColor: "transparent" } },
+  });
 }
 
 function formatNumber(n: number): string {
@@ -36,8 +52,9 @@ function formatNumber(n: number): string {
 }
 
 /**
- * Mermaid `xychart-beta` source: e.g. a backoff curve (attempt -> delay) or a latency series. Every series
- * must have exactly one value per x position; anything else is an error rather than a silently skewed plot.
+ * Mermaid `xychart-beta` source: e.g. a backoff curve (attempt -> delay) or a latency series, coloured from the
+ * theme. Every series must have exactly one value per x position; anything else is an error rather than a
+ * silently skewed plot. Name the units in the axis labels ("delay (ms)").
  */
 export function xyChart(spec: XyChartSpec): string {
   if (spec.x.length === 0) throw new Error("xyChart: needs at least one x position");

@@ -21,7 +21,7 @@ function waitFor(child: ReturnType<typeof spawn>, pattern: RegExp): Promise<RegE
 }
 
 describe.skipIf(skipReason !== undefined)("npm start (workbook lab)", () => {
-  it("serves notebooks/ with the project's tslab kernel, starts that kernel, and stops on SIGTERM", async () => {
+  it("serves notebooks/ with tslab as the default kernel, starts that kernel, and stops on SIGTERM", async () => {
     const child = spawn(
       process.execPath,
       [
@@ -38,8 +38,12 @@ describe.skipIf(skipReason !== undefined)("npm start (workbook lab)", () => {
       const [, base, token] = await waitFor(child, /(http:\/\/127\.0\.0\.1:\d+)\/lab\?token=([0-9a-f]+)/);
       const headers = { Authorization: `token ${token}` };
       const specs = (await (await fetch(`${base}/api/kernelspecs`, { headers })).json()) as {
+        default: string;
         kernelspecs: Record<string, { spec: { argv: string[]; display_name: string } }>;
       };
+      // File > New > Notebook opens a TypeScript notebook, not the venv's python3.
+      expect(specs.default).toBe("tslab");
+      expect(specs.kernelspecs.tslab?.spec.display_name).toBe("TypeScript (workbook)");
       expect(specs.kernelspecs.tslab?.spec.argv.slice(0, 3)).toEqual([
         process.execPath,
         paths.tslabBin,

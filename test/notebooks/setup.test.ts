@@ -142,8 +142,10 @@ describe("notebook commands' preconditions and arguments", () => {
     expect(labArgs(paths, ["--no-browser"], false)).toEqual([
       "lab",
       `--ServerApp.root_dir=${paths.notebooks}`,
+      "--ServerApp.port_retries=0",
       "--no-browser",
     ]);
     expect(labArgs(paths, [], true)).toContain("--allow-root");
+    expect(labArgs(paths, ["--port-retries=5"], false)).not.toContain("--ServerApp.port_retries=0");
   });
 });

@@ -6,8 +6,11 @@ import {
   mermaidFence,
   mermaidId,
   mermaidLabel,
+  PALETTE,
   requestBarChart,
   requestLabel,
+  SERIES_INKS,
+  stateClassDef,
   xyChart,
 } from "../../../src/viz/index.js";
 
@@ -16,6 +19,9 @@ describe("mermaid text rules", () => {
     expect(mermaidId("kube-system/coredns")).toBe("kube_system_coredns");
     expect(mermaidId("1st")).toBe("n_1st");
     expect(mermaidId("")).toBe("n_");
+    expect(mermaidId("end")).toBe("n_end");
+    expect(mermaidId("End")).toBe("n_End");
+    expect(mermaidId("endpoint")).toBe("endpoint");
   });
 
   it("quotes labels and escapes what would end them", () => {
@@ -28,20 +34,42 @@ describe("mermaid text rules", () => {
 });
 
 describe("flowchart", () => {
-  it("draws shapes, dashed and labelled edges, and highlights", () => {
+  it("draws shapes, dashed and labelled edges, and highlights in the theme's focus colour", () => {
     const src = flowchart({
       nodes: [{ id: "q", label: "queue", shape: "store", highlight: true }, { id: "w" }],
       edges: [{ from: "q", to: "w", label: "key", dashed: true }],
     });
     expect(src.split("\n")).toEqual([
+      "---",
+      "config:",
+      "  flowchart:",
+      "    rankSpacing: 30",
+      "    nodeSpacing: 25",
+      "    padding: 8",
+      "---",
       "flowchart LR",
       '  q[("queue")]',
       '  w["w"]',
       '  q -.->|"key"| w',
-      "  classDef hot fill:#ffe8b0,stroke:#d08000,stroke-width:3px",
-      "  class q hot",
+      `  ${stateClassDef("focus")}`,
+      "  class q focus",
       "",
     ]);
+  });
+
+  it("colours nodes by state, one classDef per state used", () => {
+    const src = flowchart({
+      nodes: [
+        { id: "a", state: "converged" },
+        { id: "b", state: "error" },
+        { id: "c", state: "converged" },
+        { id: "d" },
+      ],
+      edges: [],
+    });
+    expect(src).toContain(`  ${stateClassDef("converged")}\n  class a,c converged\n`);
+    expect(src).toContain(`  ${stateClassDef("error")}\n  class b error\n`);
+    expect(src.match(/classDef/g)).toHaveLength(2);
   });
 
   it("rejects an edge to an undeclared node", () => {
@@ -52,9 +80,10 @@ describe("flowchart", () => {
 
   it("data path shows counts under stages and highlights the chosen ones", () => {
     const src = dataPathFlowchart({ highlight: ["Reflector"], counts: { RateLimitingQueue: 7 } });
-    expect(src).toContain('RateLimitingQueue["RateLimitingQueue<br/>7"]');
-    expect(src).toContain("class Reflector hot");
-    expect(src).toContain('apiserver -->|"HTTP list + watch"| ListWatch');
+    expect(src).toContain('RateLimitingQueue["RateLimiting<br/>Queue<br/>7"]');
+    expect(src).toContain("class Reflector focus");
+    expect(src).toContain('apiserver -->|"list + watch"| ListWatch');
+    expect(src).toContain('Indexer -.->|"read"| Workers');
     expect(dataPathFlowchart()).not.toContain("classDef");
   });
 });
@@ -69,19 +98,34 @@ describe("xyChart", () => {
       yRange: [0, 40],
       series: [{ kind: "line", values: [5, 10, 1 / 3] }],
     });
-    expect(src).toBe(
+    expect(src.slice(src.indexOf("xychart-beta"))).toBe(
       'xychart-beta\n  title "backoff"\n  x-axis "attempt" ["1", "2", "3"]\n  y-axis "ms" 0 --> 40\n  line [5, 10, 0.333333]\n',
     );
   });
 
-  it("sets the size in front matter only when asked", () => {
+  it("sets the size when asked, and always the theme's inks on a transparent background", () => {
     const src = xyChart({ x: ["a"], width: 500, height: 200, series: [{ kind: "bar", values: [1] }] });
     expect(
-      src.startsWith("---\nconfig:\n  xyChart:\n    width: 500\n    height: 200\n---\nxychart-beta\n"),
+      src.startsWith("---\nconfig:\n  xyChart:\n    width: 500\n    height: 200\n  themeVariables:\n"),
     ).toBe(true);
-    expect(xyChart({ x: ["a"], series: [{ kind: "bar", values: [1] }] }).startsWith("xychart-beta\n")).toBe(
-      true,
+    const plain = xyChart({
+      x: ["a"],
+      series: [
+        { kind: "bar", values: [1] },
+        { kind: "line", values: [1], ink: PALETTE.error.ink },
+      ],
+    });
+    expect(plain.split("---\n")[1]).toBe(
+      [
+        "config:",
+        "  themeVariables:",
+        "    xyChart:",
+        `      plotColorPalette: "${SERIES_INKS[0]}, ${PALETTE.error.ink}"`,
+        '      backgroundColor: "transparent"',
+        "",
+      ].join("\n"),
     );
+    expect(plain).toContain("---\nxychart-beta\n");
   });
 
   it("rejects mismatched, empty and non-finite data", () => {
@@ -102,13 +146,21 @@ describe("requestBarChart", () => {
     ];
     const src = requestBarChart(rows, { title: "after the informer synced" });
     expect(src).toContain('x-axis ["LIST configmaps", "GET configmaps", "GET configmaps 404"]');
-    expect(src).toContain("bar [4, 3, 1]");
+    // Underneath, every bar in red; on top, the successes in blue: only the failure stays red.
+    expect(src).toContain("bar [4, 3, 1]\n  bar [4, 3, 0]\n");
+    expect(src).toContain(`plotColorPalette: "${PALETTE.error.ink}, ${SERIES_INKS[0]}"`);
     expect(src).toContain('y-axis "requests" 0 --> 4');
     expect(src).toContain('title "after the informer synced"');
     expect(requestLabel({ verb: "WATCH", resource: "pods", code: 200 })).toBe("WATCH pods");
     const byVerb = requestBarChart(rows, { by: "verb" });
     expect(byVerb).toContain('x-axis ["LIST", "GET", "GET 404"]');
     expect(byVerb).toContain("bar [4, 3, 1]");
+  });
+
+  it("draws one blue series when every request succeeded", () => {
+    const src = requestBarChart([{ verb: "list", resource: "pods", code: 200, count: 2 }]);
+    expect(src.match(/^ {2}bar /gm)).toHaveLength(1);
+    expect(src).toContain(`plotColorPalette: "${SERIES_INKS[0]}"`);
   });
 
   it("draws an explicit empty bar when there were no requests", () => {
