@@ -18,25 +18,21 @@ import { type WorkbookPaths, workbookPaths } from "./workbook-paths.js";
 export const DEFAULT_LAB_PORT = 8888;
 
 /**
- * The `jupyter` arguments: JupyterLab rooted at notebooks/, no silent hop to another port when the chosen one
- * is taken (lab checks it first and says so), then whatever the user added. As root (containers, CI) Jupyter
- * refuses to start without `--allow-root`, so it is added there.
+ * The `jupyter` arguments: JupyterLab rooted at notebooks/ (unless the user chose a root), no silent hop to
+ * another port when the chosen one is taken (lab checks it first and says so), then whatever the user added.
+ * As root (containers, CI) Jupyter refuses to start without `--allow-root`, so it is added there.
  */
 export function labArgs(
   paths: WorkbookPaths,
   extra: readonly string[],
   isRoot = process.getuid?.() === 0,
 ): string[] {
-  const retries = extra.some((a) => /^--(ServerApp\.)?port[-_]retries\b/.test(a))
+  const given = (pattern: RegExp) => extra.some((a) => pattern.test(a));
+  const root = given(/^--(ServerApp\.root_dir|notebook-dir)\b/)
     ? []
-    : ["--ServerApp.port_retries=0"];
-  return [
-    "lab",
-    `--ServerApp.root_dir=${paths.notebooks}`,
-    ...retries,
-    ...(isRoot ? ["--allow-root"] : []),
-    ...extra,
-  ];
+    : [`--ServerApp.root_dir=${paths.notebooks}`];
+  const retries = given(/^--(ServerApp\.)?port[-_]retries\b/) ? [] : ["--ServerApp.port_retries=0"];
+  return ["lab", ...root, ...retries, ...(isRoot ? ["--allow-root"] : []), ...extra];
 }
 
 /** The value of a `--name=value` or `--name value` option, for any of `names`; the last one given wins. */

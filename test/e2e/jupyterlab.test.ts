@@ -63,6 +63,11 @@ export function viewProblems(view: NotebookView): string[] {
       );
     }
   }
+  for (const cell of view.wideCode)
+    problems.push(`${cell}: wrap it (about 100 characters fit at ${VIEWPORT.width} px)`);
+  for (const output of view.wideOutputs) problems.push(`${output}: it is clipped or scrolls sideways`);
+  for (const output of view.tallOutputs)
+    problems.push(`${output}: summarise it, or fold the detail in <details>`);
   for (const [passed, total] of view.checkSummaries) {
     if (passed !== total) problems.push(`check count reads ${passed}/${total}`);
   }
@@ -114,10 +119,17 @@ describe.skipIf(skipReason !== undefined)(
       const view = await readNotebook(page, 15_000);
       const problems = viewProblems(view);
       expect(problems).toEqual([
+        'kernel is "python3", not tslab',
         expect.stringMatching(/^cell 3 of code \(console\.log\("never ran"\);\) did not run/),
         'error shown: cell 1 of code (throw new Error("boom");): Error: boom',
         expect.stringMatching(/^cell 1 of code .*: a mermaid diagram did not render/),
         expect.stringMatching(/^cell 2 of code .*: a diagram \d+ px wide is shrunk to \d+%/),
+        expect.stringMatching(
+          /^cell 2 of code .*: a line of 1\d\d characters does not fit the cell: wrap it/,
+        ),
+        expect.stringMatching(/^cell 1 \(# Detector fixture\): a table is wider than the page/),
+        expect.stringMatching(/^cell 3 of code .*: an output is wider than the page/),
+        expect.stringMatching(/^cell 3 of code .*: an output \d+ px tall: summarise it/),
         "check count reads 3/4",
       ]);
       expect(view.expectedDiagrams).toBe(3);
@@ -131,28 +143,32 @@ describe.skipIf(skipReason !== undefined)(
     it.each(notebooks.map((file) => [basename(file, ".ipynb"), file]))(
       "%s: Run All twice (light, then dark theme) shows no error, every diagram drawn and readable, all checks passing",
       async (name, file) => {
-        await openNotebook(page, lab.base, lab.token, relative(paths.root, file));
-        let started = Date.now();
-        await runAll(page, RUN_TIMEOUT_MS);
-        const lightSeconds = (Date.now() - started) / 1000;
-        const light = await readNotebook(page);
-        expect(light.kernel.displayName).toBe("TypeScript (workbook)");
-        await screenshotNotebook(page, join(artifacts, `${name}-light`));
-        expect(viewProblems(light)).toEqual([]);
-        expect(await openAnswers(page)).toEqual([]);
+        const times: string[] = [];
+        const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {
+          const started = Date.now();
+          const result = await step();
+          times.push(`${what} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+          return result;
+        };
+        await timed("open", () => openNotebook(page, lab.base, lab.token, relative(paths.root, file)));
+        try {
+          await timed("Run All (light)", () => runAll(page, RUN_TIMEOUT_MS));
+          const light = await readNotebook(page);
+          expect(light.kernel.displayName).toBe("TypeScript (workbook)");
+          await timed("screenshots", () => screenshotNotebook(page, join(artifacts, `${name}-light`)));
+          expect(viewProblems(light)).toEqual([]);
+          expect(await openAnswers(page)).toEqual([]);
 
-        await setTheme(page, "JupyterLab Dark");
-        started = Date.now();
-        await runAll(page, RUN_TIMEOUT_MS);
-        const darkSeconds = (Date.now() - started) / 1000;
-        const dark = await readNotebook(page);
-        await screenshotNotebook(page, join(artifacts, `${name}-dark`));
-        await setTheme(page, "JupyterLab Light");
-        await closeNotebook(page);
-        expect(viewProblems(dark)).toEqual([]);
-        process.stdout.write(
-          `${name}: ${describeView(light)}; Run All ${lightSeconds.toFixed(1)} s (light), ${darkSeconds.toFixed(1)} s (dark, second run)\n`,
-        );
+          await setTheme(page, "JupyterLab Dark");
+          await timed("Run All again (dark)", () => runAll(page, RUN_TIMEOUT_MS));
+          const dark = await readNotebook(page);
+          await timed("screenshots", () => screenshotNotebook(page, join(artifacts, `${name}-dark`)));
+          expect(viewProblems(dark)).toEqual([]);
+          process.stdout.write(`${name}: ${describeView(light)}; ${times.join(", ")}\n`);
+        } finally {
+          await setTheme(page, "JupyterLab Light");
+          await closeNotebook(page);
+        }
       },
       2 * RUN_TIMEOUT_MS + 120_000,
     );

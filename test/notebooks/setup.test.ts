@@ -147,5 +147,10 @@ describe("notebook commands' preconditions and arguments", () => {
     ]);
     expect(labArgs(paths, [], true)).toContain("--allow-root");
     expect(labArgs(paths, ["--port-retries=5"], false)).not.toContain("--ServerApp.port_retries=0");
+    expect(labArgs(paths, ["--ServerApp.root_dir=/elsewhere"], false)).toEqual([
+      "lab",
+      "--ServerApp.port_retries=0",
+      "--ServerApp.root_dir=/elsewhere",
+    ]);
   });
 });

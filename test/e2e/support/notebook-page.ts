@@ -38,12 +38,21 @@ export interface NotebookView {
   checkLines: number;
   /** `<details>` blocks (model answers) in rendered markdown. */
   answers: number;
+  /** Code cells whose longest line does not fit the editor (the learner scrolls sideways to read it). */
+  wideCode: string[];
+  /** Outputs and markdown tables wider than the page (clipped, or scrolled sideways). */
+  wideOutputs: string[];
+  /** Single outputs taller than {@link TALL_OUTPUT_PX}: a wall of text to scroll past. */
+  tallOutputs: string[];
 }
+
+/** An output taller than this (CSS px; the viewport is 900) should be summarised or folded. */
+export const TALL_OUTPUT_PX = 1200;
 
 type AnyWindow = { jupyterapp: any; document: any };
 
-/** The open notebook panel, from the page (in-page helper; also used inside other evaluate calls). */
-const CURRENT_PANEL = "window.jupyterapp.shell.currentWidget";
+/** In-page expression: the element that scrolls the open notebook (JupyterLab 4's windowed list). */
+const SCROLLER = "window.jupyterapp.shell.currentWidget.node.querySelector('.jp-WindowedPanel-outer')";
 
 /** Opens `path` (relative to the server root) in a fresh workspace and waits for its kernel to be idle. */
 export async function openNotebook(page: Page, base: string, token: string, path: string): Promise<void> {
@@ -107,7 +116,12 @@ function readInPage(): NotebookView {
     checkSummaries: [],
     checkLines: 0,
     answers: 0,
+    wideCode: [],
+    wideOutputs: [],
+    tallOutputs: [],
   };
+  const tallPx = 1200;
+  const overflows = (el: any) => el.scrollWidth > el.clientWidth + 2;
   let codeNumber = 0;
   panel.content.widgets.forEach((cell: any, index: number) => {
     const json = cell.model.toJSON();
@@ -120,6 +134,12 @@ function readInPage(): NotebookView {
     if (json.cell_type === "markdown") {
       view.expectedDiagrams += fences(source);
       view.answers += cell.node.querySelectorAll(".jp-RenderedMarkdown details").length;
+      const tables = [...cell.node.querySelectorAll(".jp-RenderedMarkdown table")];
+      const wide = tables.filter((table: any) => {
+        const box = table.closest(".jp-RenderedMarkdown");
+        return table.getBoundingClientRect().right > box.getBoundingClientRect().right + 2;
+      });
+      if (wide.length > 0) view.wideOutputs.push(`${where}: a table is wider than the page`);
     }
     if (json.cell_type === "code") {
       if (json.execution_count === null && source.trim()) view.notRun.push(where);
@@ -130,6 +150,18 @@ function readInPage(): NotebookView {
         if (data["text/vnd.mermaid"] !== undefined) view.expectedDiagrams += 1;
         else if (typeof data["text/markdown"] === "string")
           view.expectedDiagrams += fences(data["text/markdown"]);
+      }
+      const editor = cell.node.querySelector(".cm-scroller");
+      if (editor && overflows(editor)) {
+        const longest = Math.max(...source.split("\n").map((l: string) => l.length));
+        view.wideCode.push(`${where}: a line of ${longest} characters does not fit the cell`);
+      }
+      for (const out of cell.node.querySelectorAll(".jp-OutputArea-output")) {
+        const wide = out.querySelector("table, pre") ?? out;
+        if (overflows(out) || overflows(wide))
+          view.wideOutputs.push(`${where}: an output is wider than the page`);
+        const height = out.getBoundingClientRect().height;
+        if (height > tallPx) view.tallOutputs.push(`${where}: an output ${Math.round(height)} px tall`);
       }
       const text = cell.node.querySelector(".jp-OutputArea")?.textContent ?? "";
       for (const m of text.matchAll(/(\d+)\s*\/\s*(\d+) checks\b/g))
@@ -165,8 +197,10 @@ export async function openAnswers(page: Page): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const answer = answers.nth(i);
     const title = ((await answer.locator("summary").first().textContent()) ?? "").trim().slice(0, 60);
-    if (await answer.evaluate((el: any) => el.open))
+    if (await answer.evaluate((el: any) => el.open)) {
       problems.push(`answer "${title}" is open before any click`);
+      continue;
+    }
     await answer.locator("summary").first().scrollIntoViewIfNeeded();
     await answer.locator("summary").first().click();
     const shown = await answer.evaluate((el: any) => {
@@ -183,7 +217,7 @@ export async function openAnswers(page: Page): Promise<string[]> {
  * `${prefix}-01.png`, `${prefix}-02.png`...; returns the files written.
  */
 export async function screenshotNotebook(page: Page, prefix: string, maxShots = 40): Promise<string[]> {
-  const scroller = `${CURRENT_PANEL}.content.node`;
+  const scroller = SCROLLER;
   const files: string[] = [];
   const total = await page.evaluate(`(${scroller}).scrollHeight`);
   const step = await page.evaluate(`(${scroller}).clientHeight`);
