@@ -131,9 +131,10 @@ function readInPage(): NotebookView {
       json.cell_type === "code"
         ? `cell ${++codeNumber} of code (${firstLine})`
         : `cell ${index + 1} (${firstLine})`;
+    // Model answers: in markdown cells, and in markdown outputs (showQuestions).
+    view.answers += cell.node.querySelectorAll(".jp-RenderedMarkdown details").length;
     if (json.cell_type === "markdown") {
       view.expectedDiagrams += fences(source);
-      view.answers += cell.node.querySelectorAll(".jp-RenderedMarkdown details").length;
       const tables = [...cell.node.querySelectorAll(".jp-RenderedMarkdown table")];
       const wide = tables.filter((table: any) => {
         const box = table.closest(".jp-RenderedMarkdown");
