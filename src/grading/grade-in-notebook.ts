@@ -44,10 +44,10 @@ function workbookCli(): string {
 }
 
 /**
- * Grades `lab` (a folder name or a filter such as `01`) and shows the result under the cell. Resolves with the
- * report; rejects only when the grader could not run at all (its output is in the message).
+ * Runs `workbook grade --json` for `lab` (a folder name or a filter such as `01`) in a child process and
+ * resolves with its report; rejects only when the grader could not run at all (its output is in the message).
  */
-export function gradeInNotebook(lab: string, options: GradeInNotebookOptions = {}): Promise<GradeRunReport> {
+export function runGrade(lab: string, options: GradeInNotebookOptions = {}): Promise<GradeRunReport> {
   const args = [workbookCli(), "grade", "--json"];
   if (options.solutions) args.push("--solutions");
   if (options.labsDir) args.push("--labs-dir", options.labsDir);
@@ -65,15 +65,19 @@ export function gradeInNotebook(lab: string, options: GradeInNotebookOptions = {
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      let report: GradeRunReport;
       try {
-        report = JSON.parse(stdout) as GradeRunReport;
+        resolve(JSON.parse(stdout) as GradeRunReport);
       } catch {
         reject(new Error(`workbook grade ${lab} failed (exit ${code}):\n${stderr.slice(-2000)}`));
-        return;
       }
-      showMarkdown(renderGradeReport(report), options);
-      resolve(report);
     });
   });
+}
+
+/**
+ * Grades `lab` and shows the result under the cell: `await gradeInNotebook("01-watch")`. Resolves to nothing so
+ * the cell prints no stray value; {@link runGrade} gives the report as data.
+ */
+export async function gradeInNotebook(lab: string, options: GradeInNotebookOptions = {}): Promise<void> {
+  showMarkdown(renderGradeReport(await runGrade(lab, options)), options);
 }

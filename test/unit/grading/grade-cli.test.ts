@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listLabs, parseGradeArgs } from "../../../src/cli/grade.js";
 import { projectRoot } from "../../../src/cli/workbook-paths.js";
-import { type GradeRunReport, gradeInNotebook, renderGradeReport } from "../../../src/grading/index.js";
+import {
+  type GradeRunReport,
+  gradeInNotebook,
+  renderGradeReport,
+  runGrade,
+} from "../../../src/grading/index.js";
 
 const root = projectRoot();
 const fixtures = join(root, "test", "fixtures", "grading");
@@ -161,13 +166,13 @@ describe("workbook grade", { timeout: 240_000 }, () => {
 describe("gradeInNotebook", { timeout: 240_000 }, () => {
   it("runs the grader in a child process and renders each requirement with why and hint", async () => {
     const out: string[] = [];
-    const report = await gradeInNotebook("01-counter", {
-      labsDir: join(fixtures, "labs"),
-      gradersDir: join(fixtures, "graders"),
-      display: null,
-      write: (t) => out.push(t),
-    });
+    const dirs = { labsDir: join(fixtures, "labs"), gradersDir: join(fixtures, "graders") };
+    await gradeInNotebook("01-counter", { ...dirs, display: null, write: (t) => out.push(t) });
+    const report = await runGrade("01-counter", dirs);
     expect(report).toMatchObject({ passed: 2, failed: 1 });
+    await expect(runGrade("01", { labsDir: join(fixtures, "labs"), gradersDir: "--bogus" })).rejects.toThrow(
+      /workbook grade 01 failed/,
+    );
     const text = out.join("");
     expect(text).toContain("### 01-counter: a counter that settles: 2/3 requirements met");
     expect(text).toContain("- ✅ a new counter starts at zero");
