@@ -4,6 +4,7 @@
  * its own garbage collector turns the built-in one off).
  */
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { ErrorHandler } from "../apimachinery/lifecycle.js";
 import type { Clock } from "../clock/clock.js";
 import { GarbageCollector } from "./garbage-collector/garbage-collector.js";
 import { NamespaceController } from "./namespace/namespace-controller.js";
@@ -13,7 +14,8 @@ export interface ControlPlaneControllerOptions {
   garbageCollector?: boolean;
   namespace?: boolean;
   clock?: Clock;
-  onError?: (err: unknown, context: string) => void;
+  /** Given to each controller (see `src/apimachinery/lifecycle.ts`). */
+  onError?: ErrorHandler;
 }
 
 /** Something started that must be stopped. */

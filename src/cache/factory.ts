@@ -1,5 +1,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
+import { type ErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
 import type { MetaObject } from "../apimachinery/object.js";
+import { whenAborted } from "../apimachinery/wait/until-aborted.js";
 import { type ListerWatcher, ListWatch, type ListWatchScope } from "../client/list-watch.js";
 import { descriptorKey, type ResourceDescriptor } from "../client/resource-descriptor.js";
 import type { Clock } from "../clock/clock.js";
@@ -21,7 +23,8 @@ export interface SharedInformerFactoryOptions {
   transform?: (obj: MetaObject) => MetaObject;
   clock?: Clock;
   random?: () => number;
-  onError?: (err: unknown, context: string) => void;
+  /** Given to every informer (see `SharedIndexInformerOptions.onError`). */
+  onError?: ErrorHandler;
   reflector?: SharedIndexInformerOptions<MetaObject>["reflector"];
   /** How to build the ListerWatcher of a resource; default a client-node {@link ListWatch} on the kubeConfig. */
   listWatchFor?: (resource: ResourceDescriptor, scope: ListWatchScope) => ListerWatcher<MetaObject>;
@@ -44,13 +47,19 @@ function scopeKey(resource: ResourceDescriptor, scope: ListWatchScope): string {
  * - `informerFor` twice with the same resource and scope returns the same informer;
  * - `start()` starts the informers not started yet (call it again after asking for new ones);
  * - `waitForCacheSync()` waits for the started ones (true once all have synced);
- * - `shutdown()` stops them all and waits; afterwards `start()` does nothing and `informerFor` throws.
+ * - `shutdown()` (alias `stop()`) stops them all and waits; afterwards `start()` does nothing and
+ *   `informerFor` throws.
+ *
+ * Lifecycle (`src/apimachinery/lifecycle.ts`): `run(signal)` once starts every informer (and, through
+ * `start()`, those asked for later) and shuts them all down when `signal` aborts; a second `run()` rejects.
+ * `start()` keeps client-go's meaning: each call starts the informers not started yet.
  */
 export class SharedInformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
   private readonly started = new Set<string>();
   private readonly ownedListWatches: ListWatch[] = [];
   private shuttingDown = false;
+  private readonly lifecycle = new RunOnce("informer factory");
 
   constructor(
     private readonly kubeConfig: KubeConfig | undefined,
@@ -105,6 +114,23 @@ export class SharedInformerFactory {
     return new Lister<T>(this.informerFor<T>(resource, scope).getIndexer());
   }
 
+  /**
+   * Runs the factory until `signal` aborts (or {@link stop}): starts every informer now and every informer
+   * started later, then shuts them all down; settles once all have stopped. Runs once.
+   */
+  run(signal?: AbortSignal): Promise<void> {
+    return this.lifecycle.run(signal, async (until) => {
+      this.start();
+      await whenAborted(until);
+      await this.shutdown();
+    });
+  }
+
+  /** Same as {@link shutdown}: the contract's name. */
+  stop(): Promise<void> {
+    return this.shutdown();
+  }
+
   /** Starts every informer not started yet; does nothing after shutdown. */
   start(): void {
     if (this.shuttingDown) return;
@@ -125,9 +151,10 @@ export class SharedInformerFactory {
     return results.every((synced) => synced);
   }
 
-  /** Stops every informer and waits until all of them have stopped. Idempotent. */
+  /** Stops every informer and waits until all of them have stopped (client-go's `Shutdown`). Idempotent. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    void this.lifecycle.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     await Promise.all(this.ownedListWatches.map((lw) => lw.close()));
   }

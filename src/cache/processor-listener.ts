@@ -49,7 +49,8 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
     resyncPeriodMs: number,
     now: number,
     private readonly upstreamHasSynced: () => boolean,
-    private readonly onError: (err: unknown, context: string) => void,
+    /** How the informer reports a handler failure: the error and what was being done. */
+    private readonly reportError: (err: unknown, operation: string) => void,
   ) {
     this.resyncPeriodMs = resyncPeriodMs;
     this.determineNextResync(now);
@@ -96,7 +97,7 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
           await untilAborted(result as PromiseLike<void>, signal);
         }
       } catch (err) {
-        this.onError(err, `event handler ${notification.type}`);
+        this.reportError(err, `event handler ${notification.type}`);
       } finally {
         if (notification.type === "add" && notification.isInInitialList) this.pendingInitial--;
       }

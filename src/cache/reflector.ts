@@ -1,11 +1,11 @@
 import {
-  ExpiredError,
   isConnectionRefused,
   isExpired,
   isTooLargeResourceVersion,
   isTooManyRequests,
   StatusError,
 } from "../apimachinery/errors.js";
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
 import type { MetaObject } from "../apimachinery/object.js";
 import { type BackoffOptions, ExponentialBackoffManager } from "../apimachinery/wait/backoff.js";
 import type { ListerWatcher, ListWatchEvent } from "../client/list-watch.js";
@@ -35,8 +35,12 @@ export interface ReflectorOptions {
    * informers have neither (kubernetes-client/javascript #364, #596).
    */
   watchIdleTimeoutMs?: number;
-  /** Receives every error the reflector survives (failed lists, broken watches, store exceptions). */
-  onError?: (err: unknown, context: string) => void;
+  /**
+   * Receives every error the reflector survives (failed lists, broken watches, store exceptions), as
+   * `(error, { component: "reflector <name>", operation, outcome })`. Default: one line on stderr (410s stay
+   * silent). See `src/apimachinery/lifecycle.ts`.
+   */
+  onError?: ErrorHandler;
 }
 
 /** What the reflector is doing now: a learner can print it. */
@@ -73,17 +77,6 @@ const DEFAULT_PAGE_SIZE = 500;
 const MIN_WATCH_TIMEOUT_S = 300;
 
 /**
- * The default error report of reflectors and informers: a warning line per error, except 410 Expired, which is
- * routine (client-go logs it only at verbosity 4).
- */
-export function defaultErrorReporter(name: string): (err: unknown, context: string) => void {
-  return (err, context) => {
-    if (err instanceof ExpiredError) return; // expected; client-go logs it at V(4)
-    console.warn(`${name}: ${context}: ${err instanceof Error ? err.message : String(err)}`);
-  };
-}
-
-/**
  * Keeps a store in step with the API server: LIST everything, then WATCH from the list's resourceVersion, forever.
  * Mirrors client-go's `cache.Reflector` (the classic path; 1.35+ first tries a WatchList stream, KEP-3157).
  *
@@ -96,17 +89,21 @@ export function defaultErrorReporter(name: string): (err: unknown, context: stri
  * 4. A 410 Expired (or any other error) ends the cycle; after the backoff delay the reflector relists at the last
  *    RV, then at "" if that RV is gone too. 429 and connection refused retry the watch itself after a backoff.
  * 5. Every delay goes through the Clock; errors (including store exceptions) are reported, never fatal.
+ *
+ * Lifecycle (the workbook's one contract, `src/apimachinery/lifecycle.ts`): `run(signal)` once, `stop()`
+ * idempotent, errors to `onError(error, context)`.
  */
 export class Reflector<T extends MetaObject = MetaObject> {
   private lastSyncRV = "";
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
   private currentState: ReflectorState = "idle";
-  private running = false;
+  private readonly lifecycle: RunOnce;
+  private readonly component: string;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly backoff: ExponentialBackoffManager;
-  private readonly report: (err: unknown, context: string) => void;
+  private readonly onError: ErrorHandler;
   private readonly counters: ReflectorStats = {
     lists: 0,
     listPages: 0,
@@ -129,15 +126,9 @@ export class Reflector<T extends MetaObject = MetaObject> {
       random: this.random,
       ...options.backoff,
     });
-    const onError = options.onError ?? defaultErrorReporter(options.name ?? "reflector");
-    this.report = (err, context) => {
-      this.counters.errors++;
-      try {
-        onError(err, context);
-      } catch {
-        // an error reporter that throws must not stop the reflector
-      }
-    };
+    this.component = options.name ? `reflector ${options.name}` : "reflector";
+    this.lifecycle = new RunOnce(this.component);
+    this.onError = guardErrorHandler(options.onError);
     if (options.pageSize !== undefined && !(options.pageSize >= 0)) throw new Error("pageSize must be >= 0");
   }
 
@@ -157,19 +148,30 @@ export class Reflector<T extends MetaObject = MetaObject> {
   }
 
   /**
-   * Runs list-and-watch cycles until `signal` aborts, sleeping the backoff delay between cycles. Never rejects;
-   * resolves once everything it started (requests, timers) has stopped. One run at a time: a second concurrent
-   * call is an error.
+   * Runs list-and-watch cycles until `signal` aborts or {@link stop}, sleeping the backoff delay between cycles.
+   * Never rejects for what it survives; resolves once everything it started (requests, timers) has stopped.
+   * Runs once: a second call rejects with `AlreadyRunError`.
    */
-  async run(signal: AbortSignal): Promise<void> {
-    if (this.running) throw new Error("this reflector is already running");
-    this.running = true;
-    try {
-      await this.runLoop(signal);
-    } finally {
-      this.running = false;
-      this.currentState = "stopped";
-    }
+  run(signal?: AbortSignal): Promise<void> {
+    return this.lifecycle.run(signal, async (until) => {
+      try {
+        await this.runLoop(until);
+      } finally {
+        this.currentState = "stopped";
+      }
+    });
+  }
+
+  /** Stops the run and waits until no request or timer of it is left. Idempotent; safe before `run`. */
+  async stop(): Promise<void> {
+    await this.lifecycle.stop();
+    this.currentState = "stopped";
+  }
+
+  /** Reports one survived error: counts it, then `onError(error, { component, operation, outcome })`. */
+  private report(error: unknown, operation: string, outcome?: string): void {
+    this.counters.errors++;
+    this.onError(error, { component: this.component, operation, ...(outcome ? { outcome } : {}) });
   }
 
   private async runLoop(signal: AbortSignal): Promise<void> {
@@ -178,7 +180,7 @@ export class Reflector<T extends MetaObject = MetaObject> {
         await this.listAndWatch(signal);
       } catch (err) {
         if (signal.aborted) break;
-        this.report(err, "list and watch");
+        this.report(err, "list and watch", "will relist after backoff");
       }
       if (signal.aborted) break;
       this.currentState = "backoff";
@@ -291,13 +293,13 @@ export class Reflector<T extends MetaObject = MetaObject> {
       if (signal.aborted) return;
       if (outcome.kind === "normal" || outcome.kind === "idle") continue;
       if (outcome.kind === "retry") {
-        this.report(outcome.error, "watch (will retry the watch)");
+        this.report(outcome.error, "watch", "will retry the watch");
         this.currentState = "backoff";
         if (!(await this.clock.sleep(this.backoff.next(), signal))) return;
         continue;
       }
       if (isExpired(outcome.error)) this.counters.expired++;
-      this.report(outcome.error, "watch (will relist)");
+      this.report(outcome.error, "watch", "will relist");
       return;
     }
   }

@@ -1,3 +1,4 @@
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
 import { type MetaObject, resourceVersionOf } from "../apimachinery/object.js";
 import type { ListerWatcher } from "../client/list-watch.js";
 import { type Clock, realClock } from "../clock/clock.js";
@@ -5,7 +6,7 @@ import { type Delta, DeltaFIFO } from "./delta-fifo.js";
 import type { Indexers } from "./index-funcs.js";
 import { Indexer } from "./indexer.js";
 import { type Notification, ProcessorListener, type ResourceEventHandler } from "./processor-listener.js";
-import { defaultErrorReporter, Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
+import { Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
 import { deletionHandlingMetaNamespaceKeyFunc } from "./tombstone.js";
 import { type WaitForCacheSyncOptions, waitForCacheSync } from "./wait-for-cache-sync.js";
 
@@ -26,8 +27,11 @@ export interface SharedIndexInformerOptions<T> {
   clock?: Clock;
   /** U[0,1) source for watch timeouts and backoff jitter. */
   random?: () => number;
-  /** Receives every error the informer survives: reflector failures, handler exceptions, index errors. */
-  onError?: (err: unknown, context: string) => void;
+  /**
+   * Receives every error the informer survives: reflector failures (component `reflector <name>`), handler
+   * exceptions and cache errors (component `informer <name>`). Default: one line on stderr.
+   */
+  onError?: ErrorHandler;
   /** Reflector tuning (page size, watchdog, minimum watch timeout, backoff). */
   reflector?: Pick<
     ReflectorOptions,
@@ -67,11 +71,15 @@ function determineResyncPeriod(desiredMs: number, checkMs: number): number {
  *   objects in a relist) only go to handlers whose resync is due;
  * - a handler added after start first gets every cached object as `onAdd(obj, true)`, then live events;
  * - `hasSynced()` turns true once the first LIST has been fully processed into the cache.
+ *
+ * Lifecycle (`src/apimachinery/lifecycle.ts`): `run(signal)` once (`start()` is run in the background and does
+ * nothing the second time), `stop()` idempotent, errors to `onError(error, context)`.
  */
 export class SharedIndexInformer<T extends MetaObject = MetaObject> {
   private readonly indexer: Indexer<T>;
   private readonly clock: Clock;
-  private readonly report: (err: unknown, context: string) => void;
+  private readonly onError: ErrorHandler;
+  private readonly component: string;
   private readonly listeners = new Map<ProcessorListener<T>, ListenerEntry>();
   private readonly registrations = new Map<ResourceEventHandlerRegistration, ProcessorListener<T>>();
   private readonly defaultResyncMs: number;
@@ -79,10 +87,9 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
   private transform: ((obj: T) => T) | undefined;
   private fifo: DeltaFIFO<T> | undefined;
   private reflector: Reflector<T> | undefined;
-  private readonly controller = new AbortController();
+  private readonly lifecycle: RunOnce;
   private started = false;
   private stopped = false;
-  private done: Promise<void> | undefined;
 
   constructor(
     private readonly listerWatcher: ListerWatcher<T>,
@@ -94,14 +101,9 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
     this.resyncCheckPeriodMs = resync;
     this.clock = options.clock ?? realClock;
     this.indexer = new Indexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {});
-    const onError = options.onError ?? defaultErrorReporter(`informer ${options.name ?? ""}`);
-    this.report = (err, context) => {
-      try {
-        onError(err, context);
-      } catch {
-        // a reporter that throws must not stop the informer
-      }
-    };
+    this.component = options.name ? `informer ${options.name}` : "informer";
+    this.lifecycle = new RunOnce(this.component);
+    this.onError = guardErrorHandler(options.onError);
   }
 
   /** The informer's cache (read it; never mutate the objects). */
@@ -159,7 +161,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
       determineResyncPeriod(period, this.resyncCheckPeriodMs),
       this.clock.now(),
       () => this.hasSynced(),
-      this.report,
+      (err, operation) => this.report(err, operation),
     );
     const registration: ResourceEventHandlerRegistration = { hasSynced: () => listener.hasSynced() };
     this.registrations.set(registration, listener);
@@ -194,8 +196,8 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
    */
   waitForCacheSync(options: WaitForCacheSyncOptions = {}): Promise<boolean> {
     const signal = options.signal
-      ? AbortSignal.any([options.signal, this.controller.signal])
-      : this.controller.signal;
+      ? AbortSignal.any([options.signal, this.lifecycle.signal])
+      : this.lifecycle.signal;
     return waitForCacheSync([() => this.hasSynced()], {
       ...options,
       clock: options.clock ?? this.clock,
@@ -225,38 +227,31 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
 
   /**
    * Runs the informer until `signal` aborts (or {@link stop}); resolves when the reflector, the pop loop and every
-   * handler loop have stopped. A second call returns the first run's promise.
+   * handler loop have stopped. Runs once: a second call (or a call after `stop`) rejects with `AlreadyRunError`.
    */
   run(signal?: AbortSignal): Promise<void> {
-    if (signal) {
-      const stop = () => this.controller.abort();
-      if (signal.aborted) stop();
-      else {
-        signal.addEventListener("abort", stop, { once: true });
-        this.controller.signal.addEventListener("abort", () => signal.removeEventListener("abort", stop), {
-          once: true,
-        });
-      }
-    }
-    if (!this.done) this.done = this.runInternal();
-    return this.done;
+    return this.lifecycle.run(signal, (until) => this.runInternal(until));
   }
 
-  /** Starts the informer in the background (idempotent). */
+  /** Starts the informer in the background: {@link run} without a signal; does nothing the second time. */
   start(): void {
+    if (this.lifecycle.used) return;
     void this.run();
   }
 
   /** Stops everything it started and waits for it; idempotent, and safe before start. */
   async stop(): Promise<void> {
-    this.controller.abort();
-    if (this.done) await this.done;
+    await this.lifecycle.stop();
     this.stopped = true;
   }
 
-  private async runInternal(): Promise<void> {
-    const signal = this.controller.signal;
-    if (signal.aborted || this.stopped) {
+  /** Reports one survived error as `onError(error, { component: "informer <name>", operation })`. */
+  private report(error: unknown, operation: string): void {
+    this.onError(error, { component: this.component, operation });
+  }
+
+  private async runInternal(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) {
       this.stopped = true;
       return;
     }
@@ -270,7 +265,7 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
       random: this.options.random,
       resyncPeriodMs: this.resyncCheckPeriodMs,
       shouldResync: () => this.shouldResync(),
-      onError: this.report,
+      onError: this.onError,
     });
     for (const listener of this.listeners.keys()) this.startListener(listener);
     await Promise.all([this.reflector.run(signal), this.popLoop(fifo, signal)]);

@@ -18,8 +18,14 @@
  * - a reconcile that never returns holds only its own worker: other workers keep serving other keys, and stop()
  *   still settles after `drainTimeoutMs`;
  * - after stop() settles the controller holds no timer (queue, delays, metrics and drain timers are stopped).
+ *
+ * Lifecycle (`src/apimachinery/lifecycle.ts`): `run(signal)` once (`start()` is run in the background and does
+ * nothing the second time), `stop()` idempotent, errors to `onError(error, context)`: a failed reconcile is
+ * `{ component: "controller <name>", operation: "reconcile", key, outcome }` with the outcome `error`
+ * (requeued with backoff), `dropped` or `terminal_error`; shutdown problems have operation `shutdown`.
  */
 
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
 import { type InformerSynced, waitForCacheSync } from "../cache/wait-for-cache-sync.js";
 import { type Clock, realClock, type Timer } from "../clock/index.js";
 import type { RateLimiter } from "../workqueue/rate-limiters/rate-limiter.js";
@@ -63,7 +69,7 @@ export interface ControllerOptions {
   /** How long stop() waits for running reconciles (default 30 000 ms). */
   drainTimeoutMs?: number;
   /** Called for every failed reconcile and shutdown problem (default: one line on stderr). */
-  onError?: (error: unknown, key: string | undefined, outcome: ReconcileOutcome | "shutdown") => void;
+  onError?: ErrorHandler;
 }
 
 /** Counters of reconcile outcomes, for notebooks and tests (controller-runtime's `reconcile_total{result}`). */
@@ -79,11 +85,6 @@ export interface ControllerStats {
   skippedAtShutdown: number;
   /** Reconciles currently running. */
   active: number;
-}
-
-function defaultOnError(error: unknown, key: string | undefined, outcome: string, name: string): void {
-  const msg = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`controller ${name}: ${outcome}${key === undefined ? "" : ` ${key}`}: ${msg}\n`);
 }
 
 function checkResult(result: unknown): Result {
@@ -122,11 +123,11 @@ export class Controller {
   private readonly cacheSyncTimeoutMs: number;
   private readonly maxRetries: number;
   private readonly drainTimeoutMs: number;
-  private readonly report: NonNullable<ControllerOptions["onError"]>;
+  private readonly onError: ErrorHandler;
+  private readonly component: string;
+  private readonly lifecycle: RunOnce;
   private readonly reconcileAbort = new AbortController();
-  private readonly stopRequested = new AbortController();
   private stopping = false;
-  private running: Promise<void> | undefined;
 
   constructor(options: ControllerOptions) {
     if (!options || typeof options.reconcile !== "function") {
@@ -145,15 +146,10 @@ export class Controller {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
     this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
     this.hasSynced = options.hasSynced ?? [];
-    const onError = options.onError ?? ((e, k, o) => defaultOnError(e, k, o, this.name));
+    this.component = `controller ${this.name}`;
+    this.lifecycle = new RunOnce(this.component);
     // A throwing error callback must not kill a worker either.
-    this.report = (e, k, o) => {
-      try {
-        onError(e, k, o);
-      } catch {
-        // ignored on purpose: reporting is best effort
-      }
-    };
+    this.onError = guardErrorHandler(options.onError);
     this.queue =
       options.queue ??
       new RateLimitingQueue<string>({
@@ -170,18 +166,20 @@ export class Controller {
 
   /**
    * Runs until `signal` aborts (or `stop()` is called), then drains; the promise settles when everything has
-   * stopped. Rejects if the caches do not sync in time. A controller runs once: its queue cannot be restarted.
+   * stopped. Rejects if the caches do not sync in time. A controller runs once (its queue cannot be restarted):
+   * a second call rejects with `AlreadyRunError`.
    */
   run(signal?: AbortSignal): Promise<void> {
-    if (this.running) return Promise.reject(new Error(`controller ${this.name} was already started`));
-    const stop = signal ? AbortSignal.any([signal, this.stopRequested.signal]) : this.stopRequested.signal;
-    this.running = this.runUntil(stop);
-    return this.running;
+    return this.lifecycle.run(signal, (until) => this.runUntil(until));
   }
 
-  /** Starts `run()` in the background; failures (cache sync timeout) go to `onError`. See {@link Controller.stop}. */
+  /**
+   * Starts `run()` in the background (once; later calls do nothing); a failure to start (cache sync timeout)
+   * goes to `onError`. See {@link Controller.stop}.
+   */
   start(): void {
-    this.run().catch((e) => this.report(e, undefined, "shutdown"));
+    if (this.lifecycle.used) return;
+    this.run().catch((e) => this.report(e, "run"));
   }
 
   /**
@@ -189,9 +187,19 @@ export class Controller {
    * `drainTimeoutMs` to return. Idempotent; also releases the queue of a controller that never started.
    */
   async stop(): Promise<void> {
-    this.stopRequested.abort();
-    if (this.running) await this.running.catch(() => undefined);
-    else await this.shutdown([]);
+    const neverRan = !this.lifecycle.used;
+    await this.lifecycle.stop();
+    if (neverRan) await this.shutdown([]);
+  }
+
+  /** Reports one error as `onError(error, { component: "controller <name>", operation, key, outcome })`. */
+  private report(error: unknown, operation: string, key?: string, outcome?: ReconcileOutcome): void {
+    this.onError(error, {
+      component: this.component,
+      operation,
+      ...(key === undefined ? {} : { key }),
+      ...(outcome === undefined ? {} : { outcome }),
+    });
   }
 
   private async runUntil(signal: AbortSignal): Promise<void> {
@@ -265,15 +273,15 @@ export class Controller {
       // controller-runtime does not requeue; we also forget so the limiter keeps no memory of a key we gave up on.
       this.stats.terminal_error++;
       this.queue.forget(key);
-      this.report(err, key, "terminal_error");
+      this.report(err, "reconcile", key, "terminal_error");
     } else if (this.queue.numRequeues(key) >= this.maxRetries) {
       this.stats.dropped++;
       this.queue.forget(key);
-      this.report(err, key, "dropped");
+      this.report(err, "reconcile", key, "dropped");
     } else {
       this.stats.error++;
       this.queue.addRateLimited(key);
-      this.report(err, key, "error");
+      this.report(err, "reconcile", key, "error");
     }
   }
 
@@ -294,7 +302,6 @@ export class Controller {
         new Error(
           `gave up after ${this.drainTimeoutMs} ms waiting for ${this.stats.active} reconcile(s) to return`,
         ),
-        undefined,
         "shutdown",
       );
     }

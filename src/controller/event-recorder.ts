@@ -15,6 +15,7 @@
  * Not modelled: the correlator's "similar events" combining and its per-object spam filter.
  */
 import type { CoreV1Api, CoreV1Event } from "@kubernetes/client-node";
+import { type ErrorHandler, guardErrorHandler } from "../apimachinery/lifecycle.js";
 import { type Clock, realClock } from "../clock/index.js";
 
 /** The two CoreV1Api calls the recorder uses (a real `CoreV1Api`, or a fake in tests). */
@@ -41,7 +42,8 @@ export interface EventRecorderOptions {
   /** Identical events closer together than this are counted on one object (default 600 000 ms). */
   aggregationWindowMs?: number;
   /** Where write failures and bad input go (default: a line on stderr). */
-  onError?: (error: unknown) => void;
+  /** Failed or invalid events, as `(error, { component: "event-recorder <component>", operation })`. */
+  onError?: ErrorHandler;
 }
 
 interface Seen {
@@ -63,7 +65,8 @@ export class EventRecorder {
   private readonly host: string;
   private readonly clock: Clock;
   private readonly windowMs: number;
-  private readonly onError: (error: unknown) => void;
+  private readonly onError: ErrorHandler;
+  private readonly reporter: string;
   private readonly seen = new Map<string, Seen>();
   private readonly chains = new Map<string, Promise<unknown>>();
   private sequence = 0n;
@@ -76,7 +79,8 @@ export class EventRecorder {
     this.host = options.host ?? options.component;
     this.clock = options.clock ?? realClock;
     this.windowMs = options.aggregationWindowMs ?? 600_000;
-    this.onError = options.onError ?? ((e) => process.stderr.write(`EventRecorder: ${String(e)}\n`));
+    this.onError = guardErrorHandler(options.onError);
+    this.reporter = `event-recorder ${options.component}`;
   }
 
   /**
@@ -93,6 +97,7 @@ export class EventRecorder {
     if (!name || (type !== "Normal" && type !== "Warning") || !reason) {
       this.onError(
         new TypeError(`invalid event: subject needs metadata.name, type Normal|Warning, a reason`),
+        { component: this.reporter, operation: "record event" },
       );
       return Promise.resolve(undefined);
     }
@@ -140,7 +145,7 @@ export class EventRecorder {
       const created = await this.create(subject, type, reason, message, now);
       return this.remember(key, created, now);
     } catch (err) {
-      this.onError(err);
+      this.onError(err, { component: this.reporter, operation: `record event ${reason}` });
       return undefined;
     }
   }

@@ -1,3 +1,4 @@
+import type { ErrorHandler } from "../apimachinery/lifecycle.js";
 import type { RandomSource } from "../apimachinery/wait/random.js";
 import type { Clock } from "../clock/clock.js";
 import type { ResourceLock } from "./resource-lock.js";
@@ -21,7 +22,10 @@ export interface LeaderCallbacks {
   onStartedLeading(signal: AbortSignal): void | Promise<void>;
   /** Called once when `run()` ends, whether or not this candidate ever led; on a loss, before any release. */
   onStoppedLeading(): void;
-  /** Called whenever the observed holder changes, including the first observation. */
+  /**
+   * Called whenever the observed holder changes, including the first observation. Runs on its own (a
+   * microtask): a callback that throws is reported to `onError` and cannot take the elector down.
+   */
   onNewLeader?(identity: string): void;
 }
 
@@ -45,6 +49,11 @@ export interface LeaderElectionConfig {
   clock?: Clock;
   /** Randomness for jitter; inject `seededRandom(seed)` for reproducible runs. Default `Math.random`. */
   random?: RandomSource;
+  /**
+   * Receives what the elector survives: lock errors other than the expected races (409 Conflict, 409
+   * AlreadyExists), and exceptions of the callbacks. Default: one line on stderr.
+   */
+  onError?: ErrorHandler;
 }
 
 /** A config with every default filled in. */

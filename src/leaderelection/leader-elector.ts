@@ -1,3 +1,5 @@
+import { isAlreadyExists, isConflict } from "../apimachinery/errors.js";
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
 import { jitter } from "../apimachinery/wait/jitter.js";
 import type { RandomSource } from "../apimachinery/wait/random.js";
 import { untilAborted } from "../apimachinery/wait/until-aborted.js";
@@ -43,6 +45,11 @@ export function leaseDurationSeconds(leaseDurationMs: number): number {
  *   safe while latency stays below leaseDuration - renewDeadline - retryPeriod.
  * - This is not fencing: work guarded by the signal must actually stop when it aborts.
  * - Identities must be unique per process: a candidate that sees its own identity as holder renews at once.
+ *
+ * Lifecycle and errors (`src/apimachinery/lifecycle.ts`): `run(signal)` once, `stop()` idempotent. A failed lock
+ * call is a failed attempt (retried next period) and is reported to `onError`, except the expected races: a
+ * 409 Conflict (someone else wrote first) or AlreadyExists (someone else created the Lease first). Callbacks
+ * that throw are reported too, and never stop the elector.
  */
 export class LeaderElector {
   readonly config: ResolvedLeaderElectionConfig;
@@ -54,40 +61,47 @@ export class LeaderElector {
   private reportedLeader = "";
   private leading: AbortController | undefined;
   private guard: Timer | undefined;
-  private running: { controller: AbortController; done: Promise<void> } | undefined;
+  private readonly lifecycle: RunOnce;
+  private readonly component: string;
+  private readonly onError: ErrorHandler;
 
   /** Validates the config (see {@link resolveLeaderElectionConfig}); throws a clear error on bad input. */
   constructor(config: LeaderElectionConfig) {
     this.config = resolveLeaderElectionConfig(config);
     this.clock = config.clock ?? realClock;
     this.random = config.random ?? Math.random;
+    this.component = `leader-elector ${config.name ?? config.lock.describe()}`;
+    this.lifecycle = new RunOnce(this.component);
+    this.onError = guardErrorHandler(config.onError);
   }
 
   /**
    * Runs the election until `signal` aborts or {@link stop} is called, or until leadership is lost (like
-   * client-go, a lost leader does not campaign again in the same run: call `run` again if you want that).
-   * The promise settles when everything has stopped, after `onStoppedLeading`.
+   * client-go, a lost leader does not campaign again: create a new elector to campaign again, as a restarted
+   * process would). The promise settles when everything has stopped, after `onStoppedLeading`. Runs once: a
+   * second call rejects with `AlreadyRunError`.
    */
   run(signal?: AbortSignal): Promise<void> {
-    if (this.running) throw new Error("this LeaderElector is already running");
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    if (signal?.aborted) controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const done = this.runLoop(controller.signal).finally(() => {
-      signal?.removeEventListener("abort", onAbort);
-      this.running = undefined;
-    });
-    this.running = { controller, done };
-    return done;
+    return this.lifecycle.run(signal, (until) => this.runLoop(until));
   }
 
   /** Cancels `run` and waits for it to settle (releasing the lease first with `releaseOnCancel`). Idempotent. */
   async stop(): Promise<void> {
-    const running = this.running;
-    if (!running) return;
-    running.controller.abort();
-    await running.done;
+    await this.lifecycle.stop();
+  }
+
+  /** Reports one survived error as `onError(error, { component: "leader-elector <lock>", operation })`. */
+  private report(error: unknown, operation: string): void {
+    this.onError(error, { component: this.component, operation });
+  }
+
+  /**
+   * A failed lock call: reported unless it is an expected race (409 Conflict or AlreadyExists: another
+   * candidate wrote first) or the attempt was abandoned (`signal` aborted: the answer no longer matters).
+   */
+  private lockFailed(error: unknown, operation: string, signal: AbortSignal): false {
+    if (!signal.aborted && !isConflict(error) && !isAlreadyExists(error)) this.report(error, operation);
+    return false;
   }
 
   /** True while this candidate leads: from `onStartedLeading` until its signal aborts. */
@@ -120,8 +134,9 @@ export class LeaderElector {
       stoppedReported = true;
       try {
         this.config.callbacks.onStoppedLeading();
-      } catch {
+      } catch (err) {
         // A throwing callback must not take the elector down with it.
+        this.report(err, "onStoppedLeading callback");
       }
     };
     try {
@@ -161,7 +176,7 @@ export class LeaderElector {
     this.armGuard(acquiredAt + this.config.renewDeadline);
     void Promise.resolve()
       .then(() => this.config.callbacks.onStartedLeading(leading.signal))
-      .catch(() => undefined);
+      .catch((err: unknown) => this.report(err, "onStartedLeading callback"));
     try {
       while (!leading.signal.aborted) {
         if (!(await this.clock.sleep(this.config.retryPeriod, leading.signal))) break;
@@ -230,8 +245,8 @@ export class LeaderElector {
     let current: Awaited<ReturnType<typeof lock.get>>;
     try {
       current = await lock.get();
-    } catch {
-      return false;
+    } catch (err) {
+      return this.lockFailed(err, "get lease", signal);
     }
     if (signal.aborted) return false;
     if (!current) return this.write(() => lock.create(desired), desired, signal);
@@ -256,8 +271,8 @@ export class LeaderElector {
   ): Promise<boolean> {
     try {
       await op();
-    } catch {
-      return false;
+    } catch (err) {
+      return this.lockFailed(err, "write lease", signal);
     }
     if (signal.aborted) return false;
     this.setObservedRecord(record);
@@ -283,8 +298,8 @@ export class LeaderElector {
     let current: Awaited<ReturnType<typeof lock.get>>;
     try {
       current = await lock.get();
-    } catch {
-      return false;
+    } catch (err) {
+      return this.lockFailed(err, "get lease (release)", signal);
     }
     if (!current || !this.isHolder(current.record)) return true;
     const now = formatMicroTime(this.clock.now());
@@ -297,8 +312,8 @@ export class LeaderElector {
     };
     try {
       await lock.update(released);
-    } catch {
-      return false;
+    } catch (err) {
+      return this.lockFailed(err, "release lease", signal);
     }
     if (!signal.aborted) this.setObservedRecord(released);
     return true;
@@ -336,6 +351,14 @@ export class LeaderElector {
     if (holder === this.reportedLeader) return;
     this.reportedLeader = holder;
     const onNewLeader = this.config.callbacks.onNewLeader;
-    if (onNewLeader) queueMicrotask(() => onNewLeader(holder));
+    if (!onNewLeader) return;
+    // Its own microtask, guarded: a throwing callback is reported and cannot take the elector down.
+    queueMicrotask(() => {
+      try {
+        onNewLeader(holder);
+      } catch (err) {
+        this.report(err, "onNewLeader callback");
+      }
+    });
   }
 }

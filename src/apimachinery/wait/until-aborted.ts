@@ -30,6 +30,12 @@ export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): P
   });
 }
 
+/** Resolves once `signal` aborts (at once if it already has): the "wait for ctx.Done()" of a run. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
 /** A one-shot wake-up: `wait` resolves at the next `notify` (or abort); `notify` with no waiter does nothing. */
 export class Wakeup {
   private waiter: (() => void) | undefined;

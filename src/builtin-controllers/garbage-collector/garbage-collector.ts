@@ -20,8 +20,9 @@
  * only after a GET proved each of its owners absent or waiting for it.
  */
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
-import { runUntilAborted } from "../../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../../apimachinery/lifecycle.js";
 import type { MetaObject } from "../../apimachinery/object.js";
+import { whenAborted } from "../../apimachinery/wait/until-aborted.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { Controller } from "../../controller/controller.js";
 import { EventRecorder } from "../../controller/event-recorder.js";
@@ -47,8 +48,11 @@ export interface GarbageCollectorOptions {
   /** Resources never watched, as `plural` or `plural.group` (default: events). */
   ignoredResources?: readonly string[];
   clock?: Clock;
-  /** Failures the collector survives (default: one line on stderr). */
-  onError?: (err: unknown, context: string) => void;
+  /**
+   * Failures the collector survives (default: one line on stderr): its own as component `garbage-collector`,
+   * its workers' as `controller garbage-collector-attempt-to-*`, its monitors' as `informer`/`reflector`.
+   */
+  onError?: ErrorHandler;
 }
 
 /** Thrown for a cluster-scoped dependent that names a namespaced owner: the item is abandoned. */
@@ -71,50 +75,49 @@ export class GarbageCollector {
   private readonly orphaner: Controller;
   private readonly clock: Clock;
   private readonly events: EventRecorder;
-  private readonly onError: (err: unknown, context: string) => void;
+  private readonly onError: ErrorHandler;
+  private readonly lifecycle = new RunOnce("garbage-collector");
   private readonly stopSignal = new AbortController();
   private loop: Promise<void> | undefined;
+  private ready: Promise<void> | undefined;
   private rediscoverSoon: (() => void) | undefined;
 
   constructor(private readonly options: GarbageCollectorOptions) {
     this.clock = options.clock ?? realClock;
-    this.onError =
-      options.onError ??
-      ((err, context) =>
-        process.stderr.write(
-          `garbage-collector: ${context}: ${err instanceof Error ? err.message : String(err)}\n`,
-        ));
+    const onError = guardErrorHandler(options.onError);
+    // Once stopping, failures of in-flight work are noise: drop them.
+    this.onError = (err, context) => {
+      if (!this.stopSignal.signal.aborted) onError(err, context);
+    };
     this.client = DynamicClient.forConfig(options.kubeConfig);
     this.events = new EventRecorder({
       api: options.kubeConfig.makeApiClient(CoreV1Api),
       component: "garbage-collector-controller",
       clock: this.clock,
-      onError: (err) => this.reportError(err, "recording an event"),
+      onError: this.onError,
     });
     this.access = new ObjectAccess(this.client, () => this.mapper);
     const hasSynced = [() => this.builder.hasSynced()];
-    const report = (name: string) => (err: unknown, key: string | undefined) =>
-      this.reportError(err, `${name} ${key ?? ""}`);
     this.deleter = new Controller({
       name: "garbage-collector-attempt-to-delete",
       workers: options.workers ?? 20,
       clock: this.clock,
       hasSynced,
       reconcile: (uid) => this.attemptToDeleteItem(uid),
-      onError: report("attemptToDelete"),
+      onError: this.onError,
     });
     this.orphaner = new Controller({
       name: "garbage-collector-attempt-to-orphan",
       clock: this.clock,
       hasSynced,
       reconcile: (uid) => this.attemptToOrphanItem(uid),
-      onError: report("attemptToOrphan"),
+      onError: this.onError,
     });
     this.builder = new GraphBuilder({
       kubeConfig: options.kubeConfig,
       clock: this.clock,
       ignoredResources: options.ignoredResources,
-      onError: (err, context) => this.reportError(err, context),
+      onError: this.onError,
       sink: {
         attemptToDelete: (node) => this.deleter.enqueue(node.identity.uid),
         attemptToOrphan: (node) => this.orphaner.enqueue(node.identity.uid),
@@ -123,26 +126,57 @@ export class GarbageCollector {
     });
   }
 
-  /** Discovers resources, starts the monitors and the workers. Resolves once the first discovery is done. */
-  async start(): Promise<void> {
-    if (this.loop) return;
-    await this.resync();
-    this.deleter.start();
-    this.orphaner.start();
-    this.loop = this.discoveryLoop(this.stopSignal.signal);
+  /**
+   * {@link run} in the background (once; later calls return the same promise): resolves once the first
+   * discovery is done and the monitors and workers are started, rejects if that first discovery fails.
+   */
+  start(): Promise<void> {
+    if (!this.lifecycle.used) {
+      let started!: () => void;
+      let failed!: (err: unknown) => void;
+      this.ready = new Promise<void>((resolve, reject) => {
+        started = resolve;
+        failed = reject;
+      });
+      this.runWith(undefined, started).catch(failed);
+    }
+    return this.ready ?? Promise.resolve();
   }
 
-  /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
-  async run(signal: AbortSignal): Promise<void> {
-    await runUntilAborted(
-      signal,
-      () => this.start(),
-      () => this.stop(),
-    );
+  /**
+   * Runs until `signal` aborts or {@link stop}: discovers resources, starts the monitors, the workers and the
+   * re-discovery loop; then stops them all. Settles once everything has stopped; rejects if the first
+   * discovery fails. Runs once (the workbook's lifecycle contract, `src/apimachinery/lifecycle.ts`).
+   */
+  run(signal?: AbortSignal): Promise<void> {
+    return this.runWith(signal);
   }
 
-  /** Stops workers, monitors and the discovery loop. Idempotent. */
+  private runWith(signal: AbortSignal | undefined, onStarted?: () => void): Promise<void> {
+    return this.lifecycle.run(signal, async (until) => {
+      try {
+        if (until.aborted) return;
+        await this.resync();
+        this.deleter.start();
+        this.orphaner.start();
+        this.loop = this.discoveryLoop(this.stopSignal.signal);
+        onStarted?.();
+        await whenAborted(until);
+      } finally {
+        await this.teardown();
+      }
+    });
+  }
+
+  /** Stops workers, monitors and the discovery loop, and waits for them. Idempotent; safe before `run`. */
   async stop(): Promise<void> {
+    const neverRan = !this.lifecycle.used;
+    this.stopSignal.abort();
+    await this.lifecycle.stop();
+    if (neverRan) await this.teardown();
+  }
+
+  private async teardown(): Promise<void> {
     this.stopSignal.abort();
     await this.loop;
     await Promise.all([this.deleter.stop(), this.orphaner.stop()]);
@@ -150,9 +184,8 @@ export class GarbageCollector {
     await this.client.close();
   }
 
-  private reportError(err: unknown, context: string): void {
-    if (this.stopSignal.signal.aborted) return;
-    this.onError(err, context);
+  private reportError(err: unknown, operation: string): void {
+    this.onError(err, { component: "garbage-collector", operation });
   }
 
   private async resync(): Promise<void> {

@@ -16,6 +16,7 @@
  * client-go's `runProcessGraphChanges`.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { ErrorHandler } from "../../apimachinery/lifecycle.js";
 import type { MetaObject, OwnerReference } from "../../apimachinery/object.js";
 import { SharedIndexInformer } from "../../cache/shared-index-informer.js";
 import { type DeletedFinalStateUnknown, unwrapTombstone } from "../../cache/tombstone.js";
@@ -67,7 +68,8 @@ export interface GraphBuilderOptions {
   clock?: Clock;
   /** `plural` or `plural.group` of resources never watched (default {@link DEFAULT_IGNORED_RESOURCES}). */
   ignoredResources?: readonly string[];
-  onError?: (err: unknown, context: string) => void;
+  /** Given to every monitor's informer (see `SharedIndexInformerOptions.onError`). */
+  onError?: ErrorHandler;
   /** Called when a CustomResourceDefinition is added, changed or deleted: the served resources may change. */
   onCustomResourceDefinitionChange?: () => void;
 }

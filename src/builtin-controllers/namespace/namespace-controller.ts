@@ -16,8 +16,9 @@
  */
 import { CoreV1Api, type KubeConfig, type V1Namespace } from "@kubernetes/client-node";
 import { isNotFound } from "../../apimachinery/errors.js";
-import { runUntilAborted } from "../../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, RunOnce } from "../../apimachinery/lifecycle.js";
 import type { MetaObject } from "../../apimachinery/object.js";
+import { whenAborted } from "../../apimachinery/wait/until-aborted.js";
 import { SharedIndexInformer } from "../../cache/shared-index-informer.js";
 import { ListWatch } from "../../client/list-watch.js";
 import { BuiltinResources } from "../../client/resource-descriptor.js";
@@ -38,7 +39,8 @@ export interface NamespaceControllerOptions {
   /** How soon to look again while content remains (default 1 s). */
   recheckMs?: number;
   clock?: Clock;
-  onError?: (err: unknown, context: string) => void;
+  /** Failures it survives (default: one line on stderr), from its informer and its `controller namespace`. */
+  onError?: ErrorHandler;
 }
 
 /** kube-controller-manager's namespace controller: empties Terminating namespaces, then finalizes them. */
@@ -48,16 +50,11 @@ export class NamespaceController {
   private readonly controller: Controller;
   private readonly client: DynamicClient;
   private readonly core: CoreV1Api;
-  private started = false;
+  private readonly lifecycle = new RunOnce("namespace-controller");
 
   constructor(private readonly options: NamespaceControllerOptions) {
     const clock = options.clock ?? realClock;
-    const onError =
-      options.onError ??
-      ((err: unknown, context: string) =>
-        process.stderr.write(
-          `namespace-controller: ${context}: ${err instanceof Error ? err.message : String(err)}\n`,
-        ));
+    const onError = guardErrorHandler(options.onError);
     this.client = DynamicClient.forConfig(options.kubeConfig);
     this.core = options.kubeConfig.makeApiClient(CoreV1Api);
     this.listWatch = new ListWatch<MetaObject>(options.kubeConfig, BuiltinResources.namespaces);
@@ -72,7 +69,7 @@ export class NamespaceController {
       clock,
       hasSynced: [() => this.informer.hasSynced()],
       reconcile: (name) => this.syncNamespace(name),
-      onError: (err, key) => onError(err, `sync ${key ?? ""}`),
+      onError,
     });
     const enqueue = (obj: MetaObject) => {
       if (isBeingDeleted(obj) && obj.metadata?.name) this.controller.enqueue(obj.metadata.name);
@@ -80,25 +77,37 @@ export class NamespaceController {
     this.informer.addEventHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });
   }
 
-  /** Starts the informer and the workers. */
+  /** {@link run} in the background: starts the informer and the workers; does nothing the second time. */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.informer.start();
-    this.controller.start();
+    if (this.lifecycle.used) return;
+    void this.run();
   }
 
-  /** Runs until `signal` aborts: start, then stop; the promise settles once everything has stopped. */
-  async run(signal: AbortSignal): Promise<void> {
-    await runUntilAborted(
-      signal,
-      () => this.start(),
-      () => this.stop(),
-    );
+  /**
+   * Runs until `signal` aborts or {@link stop}: the informer and the workers; settles once everything has
+   * stopped. Runs once (the workbook's lifecycle contract, `src/apimachinery/lifecycle.ts`).
+   */
+  run(signal?: AbortSignal): Promise<void> {
+    return this.lifecycle.run(signal, async (until) => {
+      try {
+        if (until.aborted) return;
+        this.informer.start();
+        this.controller.start();
+        await whenAborted(until);
+      } finally {
+        await this.teardown();
+      }
+    });
   }
 
-  /** Stops workers and informer. Idempotent. */
+  /** Stops workers and informer and waits for them. Idempotent; safe before `run`. */
   async stop(): Promise<void> {
+    const neverRan = !this.lifecycle.used;
+    await this.lifecycle.stop();
+    if (neverRan) await this.teardown();
+  }
+
+  private async teardown(): Promise<void> {
     await this.controller.stop();
     await this.informer.stop();
     await this.listWatch.close();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { AlreadyRunError } from "../../../src/apimachinery/lifecycle.js";
 import { seededRandom } from "../../../src/apimachinery/wait/random.js";
 import { Reflector, type ReflectorOptions } from "../../../src/cache/reflector.js";
 import type { ReflectorStore } from "../../../src/cache/store.js";
@@ -283,9 +284,13 @@ describe("Reflector", () => {
     expect(store.ops.filter((o) => o === "resync")).toHaveLength(2);
   });
 
-  it("refuses a second concurrent run", async () => {
+  it("runs once: a second run, during or after the first, rejects with AlreadyRunError", async () => {
     const { reflector } = await startRig();
-    await expect(reflector.run(new AbortController().signal)).rejects.toThrow(/already running/);
+    await expect(reflector.run(new AbortController().signal)).rejects.toBeInstanceOf(AlreadyRunError);
+    await reflector.stop();
+    await reflector.stop();
+    expect(reflector.state()).toBe("stopped");
+    await expect(reflector.run()).rejects.toThrow(/can run only once/);
   });
 
   it("stopping leaves no timers and no open watches, whatever it was doing", async () => {

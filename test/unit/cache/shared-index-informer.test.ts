@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ErrorContext } from "../../../src/apimachinery/lifecycle.js";
+import { AlreadyRunError } from "../../../src/apimachinery/lifecycle.js";
 import { seededRandom } from "../../../src/apimachinery/wait/random.js";
 import type { ResourceEventHandler } from "../../../src/cache/processor-listener.js";
 import {
@@ -40,10 +42,11 @@ function rig(options: SharedIndexInformerOptions<TestObject> = {}) {
   const clock = new FakeClock();
   const lw = new FakeListWatch();
   const errors: Array<{ err: unknown; context: string }> = [];
+  const context = (c: ErrorContext) => `${c.component}: ${c.operation}`;
   const informer = new SharedIndexInformer<TestObject>(lw, {
     clock,
     random: seededRandom(1),
-    onError: (err, context) => errors.push({ err, context }),
+    onError: (err, c) => errors.push({ err, context: context(c) }),
     ...options,
   });
   informers.push(informer);
@@ -108,7 +111,7 @@ describe("SharedIndexInformer", () => {
     expect(good.events).toEqual(["add a@101", "update a@101->102"]);
     expect(thrower.events).toEqual(["add a@101", "update a@101->102"]);
     expect(errors.map((e) => `${e.context}: ${(e.err as Error).message}`)).toEqual([
-      "event handler add: cannot handle a",
+      "informer: event handler add: cannot handle a",
     ]);
   });
 
@@ -284,7 +287,7 @@ describe("SharedIndexInformer", () => {
     const { informer, lw, clock } = rig({ resyncPeriodMs: 1000 });
     const ac = new AbortController();
     const done = informer.run(ac.signal);
-    expect(informer.run(ac.signal)).toBe(done);
+    await expect(informer.run(ac.signal)).rejects.toBeInstanceOf(AlreadyRunError);
     await flushMicrotasks();
     expect(informer.hasSynced()).toBe(true);
     expect(lw.openWatches).toBe(1);

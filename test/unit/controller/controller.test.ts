@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { AlreadyRunError } from "../../../src/apimachinery/lifecycle.js";
 import { FakeClock, flushMicrotasks } from "../../../src/clock/index.js";
 import { Controller, type ControllerOptions, Result, TerminalError } from "../../../src/controller/index.js";
 import { ItemExponentialFailureRateLimiter, RateLimitingQueue } from "../../../src/workqueue/index.js";
@@ -16,8 +17,12 @@ function make(clock: FakeClock, options: Partial<ControllerOptions> & Pick<Contr
     name: "test",
     clock,
     rateLimiter: new ItemExponentialFailureRateLimiter<string>(100, 100_000),
-    onError: (e, key, outcome) =>
-      reported.push({ key, outcome, message: e instanceof Error ? e.message : String(e) }),
+    onError: (e, { key, outcome, operation }) =>
+      reported.push({
+        key,
+        outcome: outcome ?? operation,
+        message: e instanceof Error ? e.message : String(e),
+      }),
     ...options,
   });
   running.push(c);
@@ -312,7 +317,7 @@ describe("Controller", () => {
     await run;
     expect(seen).toEqual(["first"]);
     expect(c.stats.skippedAtShutdown).toBe(2);
-    await expect(c.run(ac.signal)).rejects.toThrow(/already started/);
+    await expect(c.run(ac.signal)).rejects.toBeInstanceOf(AlreadyRunError);
   });
 
   it("stop() leaves no timers: delayed retries, metrics refresh and drain timer are all cleared", async () => {

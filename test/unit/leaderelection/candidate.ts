@@ -15,6 +15,8 @@ export interface Candidate {
   link: FaultyEndpoint;
   /** "started" / "stopped" / "new-leader:<id>" in the order they happened, each with the time. */
   log: string[];
+  /** What the elector reported to `onError`, as `operation: message`. */
+  errors: string[];
   /** The signal handed to onStartedLeading, once leading. */
   signal: AbortSignal | undefined;
   done: Promise<void>;
@@ -29,12 +31,19 @@ export function startCandidate(
   seed = 1,
 ): Candidate {
   const link = new FaultyEndpoint(store, clock);
-  const candidate: Partial<Candidate> & { log: string[] } = { id, link, log: [] };
+  const candidate: Partial<Candidate> & { log: string[]; errors: string[] } = {
+    id,
+    link,
+    log: [],
+    errors: [],
+  };
   const at = () => `${(clock.now() - Date.UTC(2026, 0, 1)) / 1000}s`;
   const elector = new LeaderElector({
     lock: new InMemoryLock(store, { namespace: "default", name: "lock", identity: id }, link),
     clock,
     random: seededRandom(seed),
+    onError: (err, context) =>
+      candidate.errors.push(`${context.operation}: ${err instanceof Error ? err.message : String(err)}`),
     callbacks: {
       onStartedLeading: (signal) => {
         candidate.signal = signal;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { AlreadyRunError } from "../../../src/apimachinery/lifecycle.js";
 import { FakeClock } from "../../../src/clock/index.js";
 import {
   formatMicroTime,
@@ -285,11 +286,49 @@ describe("LeaderElector", () => {
     const store = new InMemoryLeaseStore();
     await ghostLease(store, "ghost", 15, T0);
     const b = start(store, clock, "b");
-    expect(() => b.elector.run()).toThrow(/already running/);
+    await expect(b.elector.run()).rejects.toBeInstanceOf(AlreadyRunError);
     await clock.advance(1_000);
     await b.elector.stop();
     await b.elector.stop();
     expect(b.log).toEqual(["new-leader:ghost", "stopped@1s"]);
+  });
+
+  it("reports lock errors to onError, but not the expected races (409 Conflict, AlreadyExists)", async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryLeaseStore();
+    // Two candidates start together: one creates the Lease, the other loses the race (AlreadyExists/Conflict).
+    const a = start(store, clock, "a");
+    const b = start(store, clock, "b");
+    await clock.advance(10_000);
+    expect([a.errors, b.errors]).toEqual([[], []]);
+    // A broken link is not a race: every failed call is reported, and the elector keeps trying.
+    b.link.setMode("fail");
+    await clock.advance(5_000);
+    expect(b.errors.length).toBeGreaterThan(0);
+    expect(b.errors[0]).toMatch(/^get lease: connect ECONNREFUSED/);
+  });
+
+  it("a throwing onNewLeader (or onStartedLeading) is reported and does not take the elector down", async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryLeaseStore();
+    const a = start(store, clock, "a", {
+      callbacks: {
+        onStartedLeading: () => {
+          throw new Error("started broke");
+        },
+        onStoppedLeading: () => {},
+        onNewLeader: () => {
+          throw new Error("new leader broke");
+        },
+      },
+    });
+    await clock.advance(0);
+    await clock.advance(6_000);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.errors).toEqual([
+      "onNewLeader callback: new leader broke",
+      "onStartedLeading callback: started broke",
+    ]);
   });
 
   it("health check fails when the observed record names us but was not renewed for leaseDuration + tolerance", async () => {
