@@ -4,10 +4,9 @@
  * both backends; raw HTTPS (the kubeconfig's credentials) where client-node cannot express the request or hides
  * the wire shape.
  */
-import { request } from "node:https";
-import { AppsV1Api, CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, it } from "vitest";
-import { failure, jsonPatch, mergePatch, type Status, useSuiteCluster } from "./support.js";
+import { failure, jsonPatch, mergePatch, raw, type Status, useSuiteCluster } from "./support.js";
 
 const suite = useSuiteCluster();
 const ns = (prefix: string) => suite.namespace(prefix);
@@ -22,50 +21,6 @@ const cm = (name: string, meta: V1ConfigMap["metadata"] = {}): V1ConfigMap => ({
   metadata: { ...meta, name },
   data: { k: "v" },
 });
-
-/** One raw HTTPS exchange: status code and the body parsed as JSON. */
-interface RawReply {
-  code: number;
-  body: any;
-}
-
-/** Sends one request with the kubeconfig's server, CA and credentials (no client-side rewriting). */
-async function raw(
-  kc: KubeConfig,
-  method: string,
-  path: string,
-  body?: string,
-  contentType = "application/json",
-  accept = "application/json",
-): Promise<RawReply> {
-  const server = kc.getCurrentCluster()?.server;
-  if (!server) throw new Error("the kubeconfig has no current cluster");
-  const opts: Record<string, any> = { method, headers: { accept } };
-  await kc.applyToHTTPSOptions(opts);
-  if (body !== undefined) {
-    opts.headers["content-type"] = contentType;
-    opts.headers["content-length"] = Buffer.byteLength(body);
-  }
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server), opts, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ code: res.statusCode ?? 0, body: parsed });
-      });
-    });
-    req.on("error", reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
 const cmPath = (namespace: string, name = "") =>
   `/api/v1/namespaces/${namespace}/configmaps${name ? `/${name}` : ""}`;

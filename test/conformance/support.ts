@@ -5,6 +5,7 @@
  * {@link faultsOf}, which returns the embedded server's fault injection when the backend has instruments.
  */
 import { randomBytes } from "node:crypto";
+import { request } from "node:https";
 import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, Watch } from "@kubernetes/client-node";
 import { afterAll, beforeAll } from "vitest";
 import { type Cluster, startCluster } from "../../src/cluster/index.js";
@@ -157,3 +158,51 @@ export const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePa
 
 /** Request options that send a PATCH as a JSON patch (an array of operations). */
 export const jsonPatch = setHeaderOptions("Content-Type", PatchStrategy.JsonPatch);
+
+/** One raw HTTPS exchange: status code, the body parsed as JSON (or the text), and the response headers. */
+export interface RawReply {
+  code: number;
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Sends one request with the kubeconfig's server, CA and credentials (no client-side rewriting), for what
+ * client-node cannot express or hides: protobuf bodies, exact Status shapes, headers.
+ */
+export async function raw(
+  kc: KubeConfig,
+  method: string,
+  path: string,
+  body?: string | Uint8Array,
+  contentType = "application/json",
+  accept = "application/json",
+): Promise<RawReply> {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new Error("the kubeconfig has no current cluster");
+  const opts: Record<string, any> = { method, headers: { accept } };
+  await kc.applyToHTTPSOptions(opts);
+  if (body !== undefined) {
+    opts.headers["content-type"] = contentType;
+    opts.headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, server), opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({ code: res.statusCode ?? 0, body: parsed, headers: res.headers });
+      });
+    });
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}

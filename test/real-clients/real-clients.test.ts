@@ -30,11 +30,6 @@ const KIND_NOT_SERVED = "the kind is not served (404)";
  * test too, so this list shrinks as the server catches up and never hides a regression.
  */
 const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
-  "typed/delete": "protobuf DeleteOptions bodies are 415",
-  "typed/delete-preconditions": "protobuf DeleteOptions bodies are 415",
-  "typed/delete-collection": "protobuf DeleteOptions bodies are 415",
-  "typed/status-subresource": "protobuf Service status (LoadBalancerIngress) is not decoded",
-  "informer/events": "protobuf DeleteOptions bodies are 415",
   "events/events-v1-recorder": "events.k8s.io/v1 is not served",
   "apply/create-and-managed-fields": "server-side apply is 415",
   "apply/conflict-and-force": "server-side apply is 415",
@@ -62,11 +57,8 @@ const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
   "kinds/StorageClass": KIND_NOT_SERVED,
   "discovery/aggregated": "aggregated discovery is not served",
   "transport/http2": "HTTP/1.1 only",
-  "crd/typed-create-and-use": "protobuf CustomResourceDefinition bodies are 415",
-  "controller-runtime/client-crud": "protobuf DeleteOptions bodies are 415",
   "controller-runtime/client-apply": "server-side apply is 415",
   "controller-runtime/event-recorder": "events.k8s.io/v1 is not served",
-  "controller-runtime/garbage-collection": "protobuf DeleteOptions bodies are 415",
 };
 
 const skipReason = await goUnavailableReason();

@@ -1,7 +1,7 @@
 /** Hand-built bodies for every field family the schema table covers decode to the expected JSON. */
 import { describe, expect, it } from "vitest";
 import { decodeKubernetesProtobuf } from "../../../src/apiserver/http/protobuf/index.js";
-import { bfield, entry, envelope, fields, sfield, vfield } from "./proto-encoder.js";
+import { bfield, entry, envelope, fields, sfield, vfield } from "../../support/proto-encoder.js";
 
 const decode = decodeKubernetesProtobuf;
 /** metav1.Time / MicroTime message. */
@@ -220,7 +220,7 @@ describe("Pod", () => {
 });
 
 describe("Deployment, ReplicaSet and Lease", () => {
-  it("Deployment strategy with IntOrString maxSurge/maxUnavailable and matchExpressions", () => {
+  it("Deployment strategy with IntOrString maxSurge/maxUnavailable and matchExpressions; an absent template is Go's zero struct", () => {
     const selector = fields(
       entry(1, "app", "w"),
       bfield(2, fields(sfield(1, "tier"), sfield(2, "In"), sfield(3, "a"), sfield(3, "b"))),
@@ -244,6 +244,8 @@ describe("Deployment, ReplicaSet and Lease", () => {
         matchLabels: { app: "w" },
         matchExpressions: [{ key: "tier", operator: "In", values: ["a", "b"] }],
       },
+      // PodTemplateSpec is a struct (never omitted); PodSpec.containers has no omitempty: a nil slice is null.
+      template: { metadata: {}, spec: { containers: null } },
       strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "25%" } },
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,
@@ -255,6 +257,7 @@ describe("Deployment, ReplicaSet and Lease", () => {
     expect(decode(envelope("apps/v1", "ReplicaSet", bfield(2, spec))).spec).toStrictEqual({
       replicas: 2,
       selector: { matchLabels: { app: "r" } },
+      template: { metadata: {}, spec: { containers: null } },
       minReadySeconds: 5,
     });
   });

@@ -1,6 +1,6 @@
 /**
  * The bodies real kubectl sends decode to the JSON a `kubectl create -f` manifest of the same object would be
- * (gogo writes the zero creationTimestamp, which becomes null, as in kubectl's own JSON bodies).
+ * (the zero creationTimestamp kubectl writes is left out: k8s.io/apimachinery v0.34 tags it `omitzero`).
  */
 import { describe, expect, it } from "vitest";
 import { decodeKubernetesProtobuf } from "../../../src/apiserver/http/protobuf/index.js";
@@ -11,7 +11,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("namespace"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Namespace",
-      metadata: { name: "demo", creationTimestamp: null },
+      metadata: { name: "demo" },
       spec: {},
       status: {},
     });
@@ -21,7 +21,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("configmap"))).toStrictEqual({
       apiVersion: "v1",
       kind: "ConfigMap",
-      metadata: { name: "x", namespace: "demo", creationTimestamp: null },
+      metadata: { name: "x", namespace: "demo" },
       data: { a: "b", c: "d" },
     });
   });
@@ -30,7 +30,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("secret"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Secret",
-      metadata: { name: "s", namespace: "demo", creationTimestamp: null },
+      metadata: { name: "s", namespace: "demo" },
       data: { k: Buffer.from("v").toString("base64") },
     });
   });
@@ -39,12 +39,12 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("deployment"))).toStrictEqual({
       apiVersion: "apps/v1",
       kind: "Deployment",
-      metadata: { name: "web", namespace: "demo", creationTimestamp: null, labels: { app: "web" } },
+      metadata: { name: "web", namespace: "demo", labels: { app: "web" } },
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: "web" } },
         template: {
-          metadata: { creationTimestamp: null, labels: { app: "web" } },
+          metadata: { labels: { app: "web" } },
           spec: {
             containers: [{ name: "nginx", image: "nginx", ports: [{ containerPort: 80 }], resources: {} }],
           },
@@ -59,7 +59,7 @@ describe("decoding kubectl 1.32's protobuf bodies", () => {
     expect(decodeKubernetesProtobuf(kubectlBody("service"))).toStrictEqual({
       apiVersion: "v1",
       kind: "Service",
-      metadata: { name: "s", namespace: "demo", creationTimestamp: null, labels: { app: "s" } },
+      metadata: { name: "s", namespace: "demo", labels: { app: "s" } },
       spec: {
         ports: [
           { name: "80-8080", protocol: "TCP", port: 80, targetPort: 8080 },

@@ -1,13 +1,13 @@
 /**
  * The hook in the HTTP layer (body.ts): a POST/PUT with Content-Type application/vnd.kubernetes.protobuf is
- * decoded and stored like its JSON twin, the answer is JSON; bad protobuf is a 400 Status, an unknown field a
+ * decoded and stored like its JSON twin, the answer is JSON; bad protobuf is a 400 Status, an unknown kind a
  * 415 Status, and the server keeps serving. Runs without kubectl (node:https against the embedded server).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
 import { request, startServer } from "../../integration/apiserver/helpers.js";
+import { bfield, entry, envelope, fields, sfield } from "../../support/proto-encoder.js";
 import { kubectlBody } from "./kubectl-bodies.js";
-import { bfield, entry, envelope, fields, sfield } from "./proto-encoder.js";
 
 const PROTOBUF = { "content-type": "application/vnd.kubernetes.protobuf" };
 const CMS = "/api/v1/namespaces/demo/configmaps";
@@ -42,16 +42,16 @@ describe("protobuf request bodies over HTTP", () => {
     expect(res.json.data).toEqual({ a: "changed" });
   });
 
-  it("malformed protobuf is 400 BadRequest and an unknown field 415; nothing is stored", async () => {
+  it("malformed protobuf is 400 BadRequest and an unknown kind 415; nothing is stored", async () => {
     const bad = await request(server, "POST", CMS, {
       body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x12, 0xff]),
       headers: PROTOBUF,
     });
     expect([bad.status, bad.json.kind, bad.json.reason]).toEqual([400, "Status", "BadRequest"]);
-    const unknown = envelope("v1", "ConfigMap", fields(bfield(1, sfield(1, "lossy")), sfield(9, "?")));
+    const unknown = envelope("example.com/v1", "Widget", fields(bfield(1, sfield(1, "lossy"))));
     const refused = await request(server, "POST", CMS, { body: Buffer.from(unknown), headers: PROTOBUF });
     expect([refused.status, refused.json.reason]).toEqual([415, "UnsupportedMediaType"]);
-    expect(refused.json.message).toContain("field 9 of ConfigMap");
+    expect(refused.json.message).toContain("kind Widget of apiVersion example.com/v1");
     expect((await request(server, "GET", `${CMS}/lossy`)).status).toBe(404);
   });
 

@@ -1,17 +1,21 @@
 /** Kubernetes protobuf request bodies, decoded to the JSON the rest of the embedded API server handles. */
-export {
-  decodeKubernetesProtobuf,
-  PROTOBUF_KINDS,
-  protobufBodyAsJson,
-} from "./decode-kubernetes-protobuf.js";
+export { decodeKubernetesProtobuf, protobufBodyAsJson } from "./decode-kubernetes-protobuf.js";
 export { KUBERNETES_PROTOBUF, PROTOBUF_MAGIC, type ProtobufEnvelope, parseEnvelope } from "./envelope.js";
+export { goDurationString } from "./go-duration.js";
 export {
+  CUSTOM_JSON_MESSAGES,
   type DecodeMessageOptions,
   decodeMessage,
   MAX_NESTING_DEPTH,
-  UnknownProtobufFieldError,
 } from "./message-decoder.js";
-export type { FieldSpec, MessageSchema, Presence, ScalarType, ValueType } from "./message-schema.js";
+export {
+  type FieldSpec,
+  kindSchema,
+  knownKinds,
+  type MessageSchema,
+  messageSchema,
+  type ScalarType,
+} from "./message-schema.js";
 export {
   type FieldKey,
   MalformedProtobufError,

@@ -1,21 +1,9 @@
 /**
  * JSON forms of apimachinery's small value messages, as their Go `MarshalJSON` methods write them:
  * metav1.Time -> RFC3339 in seconds, metav1.MicroTime -> RFC3339 with 6 fraction digits, IntOrString -> a
- * number or a string, resource.Quantity -> its canonical string.
+ * number or a string (Quantity is its string, see message-decoder.ts).
  */
-import { int32, int64, message, str } from "./message-schema.js";
 import { MalformedProtobufError } from "./wire-reader.js";
-
-/** metav1.Time and metav1.MicroTime on the wire: seconds=1 (int64), nanos=2 (int32). */
-export const Timestamp = message("Time", { 1: int64("seconds"), 2: int32("nanos") });
-/** intstr.IntOrString: type=1 (0 int, 1 string), intVal=2, strVal=3. */
-export const IntOrStringMessage = message("IntOrString", {
-  1: int64("type"),
-  2: int32("intVal"),
-  3: str("strVal"),
-});
-/** resource.Quantity: string=1. */
-export const QuantityMessage = message("Quantity", { 1: str("string") });
 
 /**
  * The RFC3339 text of a decoded Time/MicroTime, or null for the zero time: Go marshals a zero metav1.Time as
@@ -42,9 +30,4 @@ export function intOrStringJson(decoded: Record<string, unknown>): number | stri
   if (type !== 0)
     throw new MalformedProtobufError(`IntOrString type ${type} is neither 0 (int) nor 1 (string)`);
   return (decoded.intVal as number | undefined) ?? 0;
-}
-
-/** The JSON value of a decoded Quantity: its string. */
-export function quantityJson(decoded: Record<string, unknown>): string {
-  return (decoded.string as string | undefined) ?? "";
 }
