@@ -145,3 +145,34 @@ export function namespaceTerminatingCreate(target: ObjectTarget, namespace: stri
     ],
   );
 }
+
+/**
+ * 405 for a method the URL does not route (a POST to a named object's path): kube-apiserver's mux answers
+ * `MethodNotAllowed` with empty details.
+ */
+export function methodNotRouted(): StatusError {
+  return failure(
+    405,
+    "MethodNotAllowed",
+    "the server does not allow this method on the requested resource",
+    {},
+  );
+}
+
+/** 400 from strict decoding of a create or update body (`?fieldValidation=Strict`). */
+export function strictDecodingError(kind: string, version: string, detail: string): StatusError {
+  return badRequest(
+    `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${detail}`,
+  );
+}
+
+/**
+ * 422 from strict decoding of a patched object (`?fieldValidation=Strict` on a PATCH): the cause is the field
+ * `patch`, its value the patched object's JSON, as kube-apiserver's patch handler reports it.
+ */
+export function strictPatchError(patched: unknown, detail: string): StatusError {
+  const message = `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}`;
+  return failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
+    causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
+  });
+}

@@ -38,7 +38,8 @@ export interface ListOptions {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
-  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  /** `Exact` or `NotOlderThan`; anything else is decoded and then refused (422 Invalid ListOptions). */
+  resourceVersionMatch?: "Exact" | "NotOlderThan" | (string & {});
 }
 
 /** Query parameters of a GET: `resourceVersion` ("0" any, N not older than N; malformed 500, too new 504). */
@@ -51,7 +52,8 @@ export interface WatchOptions {
   labelSelector?: string;
   fieldSelector?: string;
   resourceVersion?: string;
-  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  /** `NotOlderThan` with `sendInitialEvents`; anything else is refused (422 Invalid ListOptions). */
+  resourceVersionMatch?: "Exact" | "NotOlderThan" | (string & {});
   allowWatchBookmarks?: boolean;
   sendInitialEvents?: boolean;
 }
@@ -97,6 +99,12 @@ export interface WriteOptions {
   subresource?: string;
   dryRun?: boolean;
   fieldManager?: string;
+  /** `?fieldValidation=`: what unknown and duplicate fields cause (default Warn). */
+  fieldValidation?: "Strict" | "Warn" | "Ignore";
+  /** Keys the body repeated (`metadata.name`), found while parsing it. */
+  duplicateFields?: string[];
+  /** Filled by the backend: warnings for the response's `Warning` headers. */
+  warnings?: string[];
 }
 
 /** The PATCH content types kube-apiserver accepts; each selects a patch algorithm. */

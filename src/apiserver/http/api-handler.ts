@@ -41,6 +41,8 @@ export interface ApiHandlerOptions {
 
 const DEFAULT_MAX_WATCH_BUFFER = 16 * 1024 * 1024;
 const DEFAULT_SLOW_WATCH_GRACE_MS = 10_000;
+/** How long the rest of a too-large body is read and discarded before the connection is closed. */
+const TOO_LARGE_DRAIN_MS = 10_000;
 /** setTimeout's maximum delay (2^31 - 1 ms); larger values fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -125,14 +127,30 @@ export class ApiHandler {
     this.serve(req, reply, state).catch((err: unknown) => {
       try {
         const apiErr = responseError(err);
-        // 413: the rest of the body is not read, so the connection cannot be reused.
-        if (apiErr.code === 413 && !res.headersSent) res.setHeader("Connection", "close");
+        if (apiErr.code === 413) this.drainAfterTooLarge(req);
         reply.error(apiErr);
       } catch {
         res.destroy();
       }
     });
   };
+
+  /**
+   * After a 413 the rest of the body is still read and discarded, so the client, still sending, reads its 413
+   * and can reuse the connection, instead of meeting a reset connection, as it does from
+   * kube-apiserver, which reads on and half-closes. A body that keeps coming past
+   * {@link TOO_LARGE_DRAIN_MS} gets its connection closed.
+   */
+  private drainAfterTooLarge(req: IncomingMessage): void {
+    if (req.complete) return;
+    req.on("data", () => {});
+    req.resume();
+    const timer = this.opts.clock.setTimer(TOO_LARGE_DRAIN_MS, () => {
+      if (!req.complete) req.socket.destroy();
+    });
+    req.once("end", () => timer.stop());
+    req.once("close", () => timer.stop());
+  }
 
   private async serve(req: IncomingMessage, reply: Reply, state: RequestState): Promise<void> {
     if (this.stopped) reply.res.setHeader("Connection", "close");

@@ -8,6 +8,7 @@ import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
 import type { PatchType } from "../types.js";
+import { parseJsonReportingDuplicates } from "./json-decoder.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 
 /** kube-apiserver's default request body limit: 3 MiB. */
@@ -55,8 +56,8 @@ export function requireJsonBody(req: IncomingMessage): void {
 }
 
 /**
- * Reads the whole body, failing with 413 as soon as it exceeds `limit` bytes (the rest is not read; the caller
- * closes the connection after answering). A Kubernetes protobuf body (kubectl's imperative `create`) comes
+ * Reads the whole body, failing with 413 as soon as it exceeds `limit` bytes (nothing more is kept; the rest
+ * is read and discarded after the 413 is answered, so the client sees it). A Kubernetes protobuf body (kubectl's imperative `create`) comes
  * back decoded as JSON bytes, so the JSON path handles it (see ./protobuf/).
  */
 export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
@@ -73,8 +74,9 @@ function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop collecting; the rest is discarded once the 413 is answered (see ApiHandler).
         cleanup();
-        req.pause();
+        chunks.length = 0;
         reject(tooLargeError(limit));
         return;
       }
@@ -123,6 +125,21 @@ export function parseJson(body: Buffer, kind?: string): unknown {
     }
     throw badRequest(`couldn't decode the request body as JSON: ${why}`);
   }
+}
+
+/**
+ * Parses a create or update body like {@link parseJson}, and also reports the keys it repeats (strict
+ * decoding's `duplicate field`); an object repeated under one key is merged, as Go decodes it.
+ */
+export function parseObjectBody(body: Buffer, kind: string): { value: unknown; duplicates: string[] } {
+  const value = parseJson(body, kind);
+  try {
+    const scanned = parseJsonReportingDuplicates(body.toString("utf8"));
+    if (scanned.duplicates.length > 0) return scanned;
+  } catch {
+    // Nested too deep to scan for duplicates: JSON.parse's value stands (validation bounds the depth).
+  }
+  return { value, duplicates: [] };
 }
 
 /** Parses an apply-patch body: JSON first (what kubectl and client-node send), then YAML. */

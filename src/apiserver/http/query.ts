@@ -4,7 +4,9 @@
  * kube-apiserver's parameter codec reports conversion errors. Unknown parameters are ignored, as there.
  */
 import { badRequest } from "../../apimachinery/errors.js";
+import { FIELD_VALIDATION_VALUES } from "../registry/field-validation.js";
 import type { DeleteOptions, ListOptions, WatchOptions, WriteOptions } from "../types.js";
+import { FieldErrors } from "../validation/field-errors.js";
 
 function single(q: URLSearchParams, name: string): string | undefined {
   const all = q.getAll(name);
@@ -42,21 +44,10 @@ export function intParam(q: URLSearchParams, name: string): number | undefined {
   return Number(v);
 }
 
-function enumParam<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const v = single(q, name);
-  if (v === undefined || v === "") return undefined;
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} (want one of ${allowed.join(", ")})`);
-  }
-  return v as T;
-}
-
 function stringParam(q: URLSearchParams, name: string): string | undefined {
   const v = single(q, name);
   return v === undefined || v === "" ? undefined : v;
 }
-
-const RV_MATCH = ["Exact", "NotOlderThan"] as const;
 
 /** `labelSelector`, `fieldSelector`, `limit`, `continue`, `resourceVersion`, `resourceVersionMatch`. */
 export function listOptionsFrom(q: URLSearchParams): ListOptions {
@@ -71,8 +62,9 @@ export function listOptionsFrom(q: URLSearchParams): ListOptions {
   if (cont !== undefined) opts.continue = cont;
   const rv = single(q, "resourceVersion");
   if (rv !== undefined) opts.resourceVersion = rv;
-  const match = enumParam(q, "resourceVersionMatch", RV_MATCH);
-  if (match !== undefined) opts.resourceVersionMatch = match;
+  // Any value decodes; ValidateListOptions rejects an unsupported one (422), see storage/list-revision.ts.
+  const match = stringParam(q, "resourceVersionMatch");
+  if (match !== undefined) opts.resourceVersionMatch = match as ListOptions["resourceVersionMatch"];
   return opts;
 }
 
@@ -105,10 +97,23 @@ function dryRunFrom(q: URLSearchParams): boolean {
 }
 
 /** `dryRun`, `fieldManager` (plus the subresource from the path). */
-export function writeOptionsFrom(q: URLSearchParams, subresource?: string): WriteOptions {
-  const opts: WriteOptions = {};
+export function writeOptionsFrom(
+  q: URLSearchParams,
+  subresource?: string,
+  optionsKind: "CreateOptions" | "UpdateOptions" | "PatchOptions" = "UpdateOptions",
+): WriteOptions {
+  const opts: WriteOptions = { warnings: [] };
   if (subresource !== undefined) opts.subresource = subresource;
   if (dryRunFrom(q)) opts.dryRun = true;
+  const validation = q.get("fieldValidation");
+  if (validation !== null) {
+    if (!FIELD_VALIDATION_VALUES.includes(validation)) {
+      new FieldErrors()
+        .notSupported("fieldValidation", validation, FIELD_VALIDATION_VALUES)
+        .throwIfAny(optionsKind, "meta.k8s.io", "");
+    }
+    if (validation !== "") opts.fieldValidation = validation as "Strict" | "Warn" | "Ignore";
+  }
   const manager = stringParam(q, "fieldManager");
   if (manager !== undefined) {
     if (manager.length > 128) throw badRequest("fieldManager must be at most 128 characters");

@@ -17,7 +17,15 @@ export class Reply {
   /** Body bytes written so far. */
   bytes = 0;
 
+  /** Warnings to send with the response, one `Warning: 299 - "<text>"` each (set before {@link Reply.json}). */
+  private readonly warningTexts: string[] = [];
+
   constructor(readonly res: ServerResponse) {}
+
+  /** Adds warnings (kube-apiserver's `warning.AddWarning`): the client shows them, the request still succeeds. */
+  warn(...texts: readonly string[]): void {
+    this.warningTexts.push(...texts);
+  }
 
   /** True once headers went out: a second response is impossible (watch streams, aborted writes). */
   get started(): boolean {
@@ -39,6 +47,7 @@ export class Reply {
       "Content-Type": "application/json",
       "Content-Length": length,
       "Cache-Control": "no-cache, private",
+      ...(this.warningTexts.length > 0 ? { Warning: this.warningTexts.map(warningValue) } : {}),
     });
     this.res.end(payload);
   }
@@ -67,4 +76,16 @@ export class Reply {
     this.bytes += Buffer.byteLength(chunk);
     return this.res.write(chunk);
   }
+}
+
+/**
+ * One `Warning` header value: code 299, agent "-", the text quoted (RFC 7234, as kube-apiserver writes it);
+ * anything outside printable ASCII is escaped, as a header value must be.
+ */
+function warningValue(text: string): string {
+  const quoted = JSON.stringify(text).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `299 - ${quoted}`;
 }

@@ -7,8 +7,17 @@
 import type { IncomingMessage } from "node:http";
 import { badRequest, methodNotAllowed, type Status, StatusError } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
+import { methodNotRouted } from "../errors.js";
 import type { ApiBackend, ResourceType } from "../types.js";
-import { parseApplyPatch, parseJson, patchTypeOf, readBody, requireJsonBody, requireObject } from "./body.js";
+import {
+  parseApplyPatch,
+  parseJson,
+  parseObjectBody,
+  patchTypeOf,
+  readBody,
+  requireJsonBody,
+  requireObject,
+} from "./body.js";
 import { deleteOptionsFrom, listOptionsFrom, timeoutSecondsFrom, writeOptionsFrom } from "./query.js";
 import type { Reply } from "./reply.js";
 import type { ResourceRequestInfo } from "./request-info.js";
@@ -166,21 +175,31 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       r.serveWatch(rt, timeoutSecondsFrom(query), wantsTable(req));
       return;
     case "create": {
-      const opts = writeOptionsFrom(query);
+      // A POST to a named object's path has no route in kube-apiserver.
+      if (info.name !== undefined) throw methodNotRouted();
+      const opts = writeOptionsFrom(query, undefined, "CreateOptions");
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req), rt.kind), info);
-      reply.json(201, backend.create(rt, ns, obj, opts));
+      const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
+      const obj = checkBodyAgainstPath(value, info);
+      if (duplicates.length > 0) opts.duplicateFields = duplicates;
+      const created = backend.create(rt, ns, obj, opts);
+      reply.warn(...(opts.warnings ?? []));
+      reply.json(201, created);
       return;
     }
     case "update": {
-      const opts = writeOptionsFrom(query, info.subresource);
+      const opts = writeOptionsFrom(query, info.subresource, "UpdateOptions");
       requireJsonBody(req);
-      const obj = checkBodyAgainstPath(parseJson(await readBody(req), rt.kind), info);
-      reply.json(200, backend.update(rt, ns, name, obj, opts));
+      const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
+      const obj = checkBodyAgainstPath(value, info);
+      if (duplicates.length > 0) opts.duplicateFields = duplicates;
+      const updated = backend.update(rt, ns, name, obj, opts);
+      reply.warn(...(opts.warnings ?? []));
+      reply.json(200, updated);
       return;
     }
     case "patch": {
-      const opts = writeOptionsFrom(query, info.subresource);
+      const opts = writeOptionsFrom(query, info.subresource, "PatchOptions");
       const type = patchTypeOf(req);
       const raw = await readBody(req);
       const patch = type === "application/apply-patch+yaml" ? parseApplyPatch(raw) : parseJson(raw);
@@ -189,7 +208,9 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       } else {
         requireObject(patch, "patch");
       }
-      reply.json(200, backend.patch(rt, ns, name, type, patch, opts));
+      const patched = backend.patch(rt, ns, name, type, patch, opts);
+      reply.warn(...(opts.warnings ?? []));
+      reply.json(200, patched);
       return;
     }
     case "delete": {

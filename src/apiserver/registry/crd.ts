@@ -195,6 +195,7 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       strategy: new CustomResourceStrategy(hasStatus),
       crd: crd.metadata?.name ?? "",
       printerColumns: printerColumnsOf(v.additionalPrinterColumns),
+      ...(schema ? { openAPIV3Schema: schema } : {}),
       ...(schema
         ? { schemaCheck: (obj: unknown, errs: FieldErrors) => validateCustomObject(obj, schema, errs) }
         : {}),

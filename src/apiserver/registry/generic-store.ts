@@ -10,10 +10,13 @@ import {
   namespaceMismatch,
   resourceVersionRequired,
   resourceVersionSetOnCreate,
+  strictDecodingError,
+  strictPatchError,
   uidPreconditionFailed,
   undecodableDeleteOptions,
   unparsableUpdateResourceVersion,
 } from "../errors.js";
+import { kindSchema, messageSchema } from "../schema/message-schema.js";
 import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { StoredVersion } from "../storage/stored-version.js";
@@ -22,7 +25,13 @@ import { FieldErrors } from "../validation/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../validation/object-meta.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
-import { storageId } from "./resource-type.js";
+import {
+  fieldWarnings,
+  pruneToGoType,
+  pruneToStructuralSchema,
+  strictDecodingMessage,
+} from "./field-validation.js";
+import { apiVersionOf, storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { rfc3339 } from "./time.js";
 
@@ -42,6 +51,8 @@ interface UpdateRequest {
   dryRun?: boolean;
   /** Patches may omit metadata.resourceVersion even for kinds that require it on PUT. */
   fromPatch?: boolean;
+  /** The request's field validation, duplicates and warnings (see {@link WriteOptions}). */
+  fields: WriteOptions;
 }
 
 const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
@@ -82,6 +93,7 @@ export class GenericStore {
     const s = served.strategy;
     const ns = scopeOf(rt, namespace);
     const obj = decodeBody(body, rt);
+    checkFields(served, obj, opts, undefined);
     s.decode(obj);
     const meta = obj.metadata as ObjectMeta;
     this.checkNamespace(rt, ns, meta);
@@ -137,7 +149,7 @@ export class GenericStore {
     body: unknown,
     opts: WriteOptions & { fromPatch?: boolean } = {},
   ): KubeObject {
-    const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false };
+    const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false, fields: opts };
     if (opts.subresource !== undefined) req.subresource = opts.subresource;
     if (opts.dryRun !== undefined) req.dryRun = opts.dryRun;
     return this.doUpdate(served, namespace, name, body, req);
@@ -160,6 +172,7 @@ export class GenericStore {
     if (sub === "status" && !s.hasStatus)
       throw notFound({ group: rt.group, resource: `${rt.resource}/status`, name });
     const obj = decodeBody(body, rt);
+    checkFields(served, obj, req.fields, req.fromPatch ? body : undefined);
     s.decode(obj);
     const meta = obj.metadata as ObjectMeta;
     if (meta.name !== undefined && meta.name !== name) {
@@ -310,6 +323,37 @@ export class GenericStore {
     }
     throw alreadyExists({ group: served.type.group, resource: served.type.resource, name });
   }
+}
+
+/**
+ * Field validation of a decoded body (see field-validation.ts): drops the fields the kind's Go type (or a
+ * custom resource's structural schema) does not have, then, with duplicates the parser found, fails under
+ * `Strict` (400; 422 naming the patched object when `patched` is given) or warns under `Warn`.
+ */
+function checkFields(served: ServedResource, obj: KubeObject, opts: WriteOptions, patched: unknown): void {
+  const rt = served.type;
+  let unknown: string[];
+  if (served.crd === undefined) {
+    const schema = kindSchema(apiVersionOf(rt), rt.kind);
+    unknown = schema ? pruneToGoType(obj, schema) : [];
+  } else {
+    const meta = messageSchema("meta.v1.ObjectMeta");
+    const inMeta = meta && obj.metadata ? pruneToGoType(obj.metadata as KubeObject, meta) : [];
+    unknown = [
+      ...inMeta.map((p) => `metadata.${p}`),
+      ...pruneToStructuralSchema(obj, served.openAPIV3Schema),
+    ];
+  }
+  const duplicates = opts.duplicateFields ?? [];
+  if (unknown.length === 0 && duplicates.length === 0) return;
+  const mode = opts.fieldValidation ?? "Warn";
+  if (mode === "Strict") {
+    const detail = strictDecodingMessage(unknown, duplicates);
+    throw patched !== undefined
+      ? strictPatchError(patched, detail)
+      : strictDecodingError(rt.kind, rt.version, detail);
+  }
+  if (mode === "Warn") opts.warnings?.push(...fieldWarnings(unknown, duplicates));
 }
 
 /** The namespace a key lives in: the request's for namespaced kinds, none for cluster-scoped ones. */

@@ -35,14 +35,18 @@ export function resolveListPosition(opts: ListOptions, current: number, compacte
     if (token.rev < compacted) throw expiredContinue();
     return { rev: token.rev, start: token.start, limit };
   }
+  const optionErrors = new FieldErrors();
   if (opts.resourceVersionMatch && !opts.resourceVersion) {
-    new FieldErrors()
-      .forbidden(
-        "resourceVersionMatch",
-        "resourceVersionMatch is forbidden unless resourceVersion is provided",
-      )
-      .throwIfAny("ListOptions", "meta.k8s.io", "");
+    optionErrors.forbidden(
+      "resourceVersionMatch",
+      "resourceVersionMatch is forbidden unless resourceVersion is provided",
+    );
   }
+  const match = opts.resourceVersionMatch;
+  if (match && match !== "Exact" && match !== "NotOlderThan") {
+    optionErrors.notSupported("resourceVersionMatch", match, ["Exact", "NotOlderThan", ""]);
+  }
+  optionErrors.throwIfAny("ListOptions", "meta.k8s.io", "");
   const n = parseListResourceVersion(opts.resourceVersion);
   if (opts.resourceVersionMatch === "Exact" && n === 0) {
     new FieldErrors()

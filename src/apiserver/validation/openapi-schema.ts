@@ -46,8 +46,8 @@ function goTypeName(value: unknown): string {
 /**
  * Validates a value against a structural schema the way apiextensions-apiserver reports it: wrong types
  * (`<path> in body must be of type integer: "string"`), missing required properties and values outside an
- * enum, recursively through `properties`, `additionalProperties` and `items`. Unknown fields are neither
- * pruned nor rejected (the embedded server keeps them, as if `x-kubernetes-preserve-unknown-fields` were set).
+ * enum, recursively through `properties`, `additionalProperties` and `items`. Unknown fields are pruned
+ * before this runs (registry/field-validation.ts).
  */
 export function validateAgainstSchema(
   value: unknown,

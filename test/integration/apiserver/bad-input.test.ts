@@ -1,9 +1,17 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackend } from "../../../src/apiserver/backend.js";
 import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
 import { cm, request, serverPerTest, startServer } from "./helpers.js";
 
 const CMS = "/api/v1/namespaces/default/configmaps";
+const CURL = ["/usr/bin/curl", "/usr/local/bin/curl"].find((p) => existsSync(p));
+const run = promisify(execFile);
 
 describe("bad input gets a Status with the right code", () => {
   let server: EmbeddedApiServer;
@@ -26,6 +34,35 @@ describe("bad input gets a Status with the right code", () => {
     expect((await request(server, "GET", `${CMS}/big`)).status).toBe(404);
     expect((await request(server, "GET", "/healthz")).status).toBe(200);
   });
+
+  it.skipIf(!CURL)(
+    `413 reaches a client still sending its body, every time${CURL ? "" : " (skipped: curl not found)"}`,
+    async () => {
+      // curl streams a large body after "Expect: 100-continue". kube-apiserver reads on after the limit, so
+      // curl reads its 413; a server that closes at once leaves curl with "Failed sending data" (exit 55).
+      const dir = await mkdtemp(join(tmpdir(), "workbook-413-"));
+      try {
+        const bodyFile = join(dir, "body.json");
+        const caFile = join(dir, "ca.pem");
+        await writeFile(bodyFile, Buffer.alloc(24 * 1024 * 1024, 0x61));
+        await writeFile(caFile, server.caPem);
+        const codes: string[] = [];
+        for (let i = 0; i < 9; i++) {
+          const args = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", caFile];
+          args.push("-H", `Authorization: Bearer ${server.token}`, "-H", "Content-Type: application/json");
+          args.push("--data-binary", `@${bodyFile}`, `${server.url}${CMS}`);
+          const out = await run(CURL as string, args).then(
+            (r) => r.stdout,
+            (err: { code?: number; stdout?: string }) => `${err.stdout ?? ""} (curl exit ${err.code})`,
+          );
+          codes.push(out);
+        }
+        expect(codes).toEqual(Array(9).fill("413"));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("400 for malformed JSON", async () => {
     expectStatus(await request(server, "POST", CMS, { body: '{"metadata": {"name": ' }), 400, "BadRequest");
@@ -78,10 +115,11 @@ describe("bad input gets a Status with the right code", () => {
     );
   });
 
-  it("400 (422 for DeleteOptions) for malformed query parameters", async () => {
+  it("400 (422 for ListOptions and DeleteOptions values) for malformed query parameters", async () => {
     expectStatus(await request(server, "GET", `${CMS}?limit=abc`), 400, "BadRequest");
     expectStatus(await request(server, "GET", `${CMS}?watch=maybe`), 400, "BadRequest");
-    expectStatus(await request(server, "GET", `${CMS}?resourceVersionMatch=Sometimes`), 400, "BadRequest");
+    // An unknown resourceVersionMatch decodes but fails ListOptions validation, as in kube-apiserver.
+    expectStatus(await request(server, "GET", `${CMS}?resourceVersionMatch=Sometimes`), 422, "Invalid");
     // An unknown propagationPolicy decodes but fails DeleteOptions validation, as in kube-apiserver.
     expectStatus(await request(server, "DELETE", `${CMS}/x?propagationPolicy=Never`), 422, "Invalid");
   });

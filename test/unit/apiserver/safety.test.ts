@@ -21,9 +21,15 @@ describe("backend safety", () => {
     expect(
       apiError(() => backend.patch(cm, "default", "p", "application/merge-patch+json", typed)).code,
     ).toBe(400);
-    backend.patch(cm, "default", "p", "application/json-patch+json", [
-      { op: "add", path: "/__proto__/polluted", value: 4 },
-    ]);
+    // The top-level "__proto__" field is not a ConfigMap field: field validation dropped it, so a JSON patch
+    // through it has no parent to add to (a Status, not a prototype write).
+    expect(
+      apiError(() =>
+        backend.patch(cm, "default", "p", "application/json-patch+json", [
+          { op: "add", path: "/__proto__/polluted", value: 4 },
+        ]),
+      ).code,
+    ).toBeGreaterThanOrEqual(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
   });

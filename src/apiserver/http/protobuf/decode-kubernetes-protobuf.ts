@@ -10,9 +10,9 @@
  * Fields the table does not know (a newer client's) are skipped, as kube-apiserver skips them.
  */
 import { badRequest, failure, type StatusError } from "../../../apimachinery/errors.js";
+import { kindSchema } from "../../schema/message-schema.js";
 import { parseEnvelope } from "./envelope.js";
 import { decodeMessage } from "./message-decoder.js";
-import { kindSchema } from "./message-schema.js";
 import { MalformedProtobufError } from "./wire-reader.js";
 
 const HINT = "use `kubectl create -f` or `kubectl apply -f` with a YAML or JSON manifest instead";

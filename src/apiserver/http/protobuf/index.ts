@@ -1,4 +1,13 @@
 /** Kubernetes protobuf request bodies, decoded to the JSON the rest of the embedded API server handles. */
+
+export {
+  type FieldSpec,
+  kindSchema,
+  knownKinds,
+  type MessageSchema,
+  messageSchema,
+  type ScalarType,
+} from "../../schema/message-schema.js";
 export { decodeKubernetesProtobuf, protobufBodyAsJson } from "./decode-kubernetes-protobuf.js";
 export { KUBERNETES_PROTOBUF, PROTOBUF_MAGIC, type ProtobufEnvelope, parseEnvelope } from "./envelope.js";
 export { goDurationString } from "./go-duration.js";
@@ -8,14 +17,6 @@ export {
   decodeMessage,
   MAX_NESTING_DEPTH,
 } from "./message-decoder.js";
-export {
-  type FieldSpec,
-  kindSchema,
-  knownKinds,
-  type MessageSchema,
-  messageSchema,
-  type ScalarType,
-} from "./message-schema.js";
 export {
   type FieldKey,
   MalformedProtobufError,

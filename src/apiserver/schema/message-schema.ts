@@ -44,6 +44,8 @@ export interface MessageSchema {
   readonly slice: boolean;
   /** Its Go type has its own MarshalJSON (Time, Quantity, RawExtension...): the decoder renders it by name. */
   readonly customJson: boolean;
+  /** The Go struct embeds `metav1.TypeMeta`: `apiVersion` and `kind` are its fields too. */
+  readonly typeMeta: boolean;
   /** Message-level merge markers (`structType=atomic`, `mapType=atomic`). */
   readonly markers: Readonly<Record<string, string>>;
 }
@@ -79,6 +81,7 @@ export function messageSchema(name: string): MessageSchema | undefined {
     fields,
     slice: own.set.has("slice"),
     customJson: own.set.has("customJSON"),
+    typeMeta: own.set.has("typeMeta"),
     markers: own.markers,
   };
   cache.set(name, schema);

@@ -30,6 +30,8 @@ export interface GoPackage {
   readonly sliceTypes: ReadonlySet<string>;
   /** Types with their own `MarshalJSON` (Time, Quantity, RawExtension...): their JSON is not their fields. */
   readonly customJson: ReadonlySet<string>;
+  /** Structs embedding `metav1.TypeMeta` inline: their JSON also has `apiVersion` and `kind`. */
+  readonly typeMeta: ReadonlySet<string>;
 }
 
 const TAG = /`([^`]*)`/;
@@ -72,9 +74,11 @@ export function parseGoPackage(sources: readonly string[]): GoPackage {
   const structs = new Map<string, Map<number, GoField>>();
   const sliceTypes = new Set<string>();
   const customJson = new Set<string>();
+  const typeMeta = new Set<string>();
   for (const source of sources) {
     for (const m of source.matchAll(/^func \(\w+ \*?(\w+)\) MarshalJSON\(/gm)) customJson.add(m[1] ?? "");
     let current: Map<number, GoField> | undefined;
+    let currentName = "";
     let depth = 0;
     for (const raw of source.split("\n")) {
       const line = raw.replace(/\/\/.*$/, "").trimEnd();
@@ -82,7 +86,8 @@ export function parseGoPackage(sources: readonly string[]): GoPackage {
         const start = /^type (\w+) struct \{$/.exec(line);
         if (start) {
           current = new Map();
-          structs.set(start[1] ?? "", current);
+          currentName = start[1] ?? "";
+          structs.set(currentName, current);
           depth = 1;
           continue;
         }
@@ -96,9 +101,10 @@ export function parseGoPackage(sources: readonly string[]): GoPackage {
         current = undefined;
         continue;
       }
+      if (depth === 1 && /^\s*(?:metav1\.)?TypeMeta\s+`json:",inline"`/.test(raw)) typeMeta.add(currentName);
       const parsed = parseGoField(raw);
       if (parsed && depth === 1) current.set(parsed.number, parsed.field);
     }
   }
-  return { structs, sliceTypes, customJson };
+  return { structs, sliceTypes, customJson, typeMeta };
 }

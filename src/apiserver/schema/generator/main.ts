@@ -1,5 +1,5 @@
 /**
- * `npm run generate:protobuf`: regenerates src/apiserver/http/protobuf/generated/kubernetes-schemas.ts from the
+ * `npm run generate:protobuf`: regenerates src/apiserver/schema/generated/kubernetes-schemas.ts from the
  * Kubernetes API modules at the envtest version. The modules come through the Go module proxy (`go mod download`,
  * into the shared module cache), so Go must be installed; `--check` only compares and exits 1 when the
  * checked-in file is stale.
@@ -17,7 +17,7 @@ const exec = promisify(execFile);
 export const SCHEMA_KUBERNETES_VERSION = "v0.34.4";
 
 /** Where the generated module is checked in, relative to the repository root. */
-export const GENERATED_SCHEMA_PATH = "src/apiserver/http/protobuf/generated/kubernetes-schemas.ts";
+export const GENERATED_SCHEMA_PATH = "src/apiserver/schema/generated/kubernetes-schemas.ts";
 
 /** Downloads (or finds in the module cache) each module and returns its folder. */
 export async function moduleDirs(
@@ -76,7 +76,7 @@ export async function generateSchemaModule(go = "go", version = SCHEMA_KUBERNETE
 }
 
 async function main(): Promise<number> {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../..");
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
   const target = join(root, GENERATED_SCHEMA_PATH);
   const text = await generateSchemaModule(process.env.GO ?? "go");
   if (process.argv.includes("--check")) {
