@@ -18,7 +18,7 @@ import { kubeConfigFrom } from "./informers.js";
 const WORKERS = 4;
 
 async function run(ctx: BenchContext): Promise<BenchResult> {
-  const m = ctx.tiny ? 100 : 5000;
+  const m = ctx.tiny ? 100 : 2000;
   const ns = "cache-vs-live";
   const host = await startEmbeddedHost();
   try {

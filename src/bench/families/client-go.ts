@@ -8,7 +8,7 @@
  */
 import { xyChart } from "../../viz/xychart.js";
 import { type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
-import { heapAfterGc, median } from "../measure.js";
+import { median } from "../measure.js";
 import { type ClientGoPeer, runClientGoPeer } from "../peers/client-go.js";
 import {
   type BenchContext,
@@ -19,7 +19,14 @@ import {
   peerCost,
   peerRate,
 } from "../types.js";
-import { kubeConfigFrom, type SyncedInformer, syncClientGo, syncClientNode, syncOurs } from "./informers.js";
+import {
+  cachedBytesPerObject,
+  kubeConfigFrom,
+  type SyncedInformer,
+  syncClientGo,
+  syncClientNode,
+  syncOurs,
+} from "./informers.js";
 import { bestOf, burstBeforeWorker, burstWhileProcessing, queueCycles } from "./workqueue-cycles.js";
 
 type Impl = "ours" | "client-node" | "client-go watch-list" | "client-go LIST";
@@ -118,13 +125,7 @@ async function memoryFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPee
   const kc = kubeConfigFrom(host.kubeconfigPath);
   const n = sizes.memoryAt;
   const ns = `sync-${n}`;
-  const perObject = async (sync: () => Promise<SyncedInformer>) => {
-    const before = heapAfterGc();
-    const s = await sync();
-    const after = heapAfterGc();
-    await s.stop();
-    return (after - before) / n;
-  };
+  const perObject = (sync: () => Promise<SyncedInformer>) => cachedBytesPerObject(sync, n);
   const ours = await perObject(() => syncOurs(kc, ns, n));
   const node = await perObject(() => syncClientNode(kc, ns, n));
   const go = peer
@@ -260,9 +261,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         peerCost("client-node (V8 heap)", m.ours, m.node),
         ...(m.go ? [peerCost("client-go (Go heap in use)", m.ours, m.go.heapInUsePerObject)] : []),
       ],
-      notes: m.go
-        ? `client-go live heap (HeapAlloc) ${m.go.heapAllocPerObject.toFixed(0)} B/object; heap after forced GCs`
-        : "heap after forced GCs",
+      notes: `heap with the cache minus heap once the informer is stopped, after forced GCs${m.go ? `; client-go live heap (HeapAlloc) ${m.go.heapAllocPerObject.toFixed(0)} B/object` : ""}`,
     });
     charts.push(
       xyChart({
