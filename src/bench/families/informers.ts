@@ -148,7 +148,8 @@ export async function syncClientGo(
   };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
+/** Time for a stopped informer's sockets and loops to wind down: longer for bigger caches. */
+const settle = (n: number) => new Promise((resolve) => setTimeout(resolve, 250 + n / 50));
 
 /**
  * V8 heap bytes per object that a synced informer holds: the heap with the informer running, minus the heap
@@ -156,11 +157,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
  * garbage left by an earlier informer cannot make the figure negative.
  */
 export async function cachedBytesPerObject(sync: () => Promise<SyncedInformer>, n: number): Promise<number> {
-  await settle();
+  await settle(n);
   let s: SyncedInformer | undefined = await sync();
   const withCache = heapAfterGc();
   await s.stop();
   s = undefined; // the handle reaches the cache: drop it before the second measurement
-  await settle();
+  await settle(n);
   return (withCache - heapAfterGc()) / n;
 }
