@@ -35,6 +35,12 @@ const commands: Record<string, CommandEntry> = {
     usage: "workbook notebooks [notebook.ipynb ...] [--timeout SECONDS] [--output-dir DIR] [--twice]",
     load: () => import("./notebooks.js"),
   },
+  site: {
+    summary:
+      "execute every notebook, render them, the labs and the questions as a static site (npm run site)",
+    usage: "workbook site [--out DIR] [--executed DIR]",
+    load: () => import("./site.js"),
+  },
   grade: {
     summary: "grade labs/ (or solutions/ with --solutions) per requirement (npm run grade)",
     usage: "workbook grade [--solutions] [--labs-dir DIR] [--graders-dir DIR] [lab-filter]",
