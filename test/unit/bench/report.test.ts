@@ -43,7 +43,7 @@ describe("bench report", () => {
 
   it("names the missing peer and embeds the chart as a mermaid block", () => {
     expect(md).toContain("- peer missing: envtest: no kube-apiserver binaries");
-    expect(md).toMatch(/```mermaid\nxychart-beta\n[\s\S]*?\n```/);
+    expect(md).toMatch(/```mermaid\n(---\n[\s\S]*?\n---\n)?xychart-beta\n[\s\S]*?\n```/);
   });
 
   it("states machine, load and versions", () => {
