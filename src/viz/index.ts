@@ -9,6 +9,7 @@ export * from "./flowchart.js";
 export * from "./front-matter.js";
 export * from "./mermaid-text.js";
 export * from "./metrics-chart.js";
+export * from "./ownership-tree.js";
 export * from "./table.js";
 export * from "./theme.js";
 export * from "./xychart.js";
