@@ -1,7 +1,7 @@
 import type { StartedTestContainer } from "testcontainers";
 import { describe, expect, it } from "vitest";
 import { bootstrapKindNode } from "../../../src/cluster/kind/bootstrap.js";
-import { KindNodeContainer } from "../../../src/cluster/kind/node-container.js";
+import { isPrivilegedRefused, KindNodeContainer } from "../../../src/cluster/kind/node-container.js";
 import { SystemdReadyWaitStrategy } from "../../../src/cluster/kind/systemd-wait.js";
 
 describe("KindNodeContainer (configuration only; nothing is started)", () => {
@@ -114,5 +114,39 @@ describe("bootstrapping the node with docker exec", () => {
       bootstrapKindNode(node, { nodeName: "n", clusterName: "c", certSans: [], log: () => {} }),
     ).rejects.toThrow(/applying the CNI manifest failed/);
     expect(commands).not.toContain("kubectl apply -f /kind/manifests/default-storage.yaml");
+  });
+});
+
+describe("KindNodeContainer in capabilities mode (for engines that refuse --privileged)", () => {
+  it("asks for every capability but SYS_RESOURCE, unconfined paths, all devices and a writable cgroup fs", () => {
+    const node = new KindNodeContainer("kube-controller-workbook/node:v1.34.4", {
+      mode: "capabilities",
+      labels: { owner: "me" },
+    });
+    const { createOpts, hostConfig } = node as unknown as {
+      createOpts: Record<string, any>;
+      hostConfig: Record<string, any>;
+    };
+    expect(hostConfig.Privileged).toBeFalsy();
+    expect(hostConfig.CapAdd).toEqual(["ALL"]);
+    expect(hostConfig.CapDrop).toEqual(["SYS_RESOURCE"]);
+    expect(hostConfig.SecurityOpt).toEqual([
+      "seccomp=unconfined",
+      "apparmor=unconfined",
+      "systempaths=unconfined",
+    ]);
+    expect(hostConfig.DeviceCgroupRules).toEqual(["a *:* rwm"]);
+    expect(hostConfig.Binds).toEqual(["/lib/modules:/lib/modules:ro", "/sys/fs/cgroup:/sys/fs/cgroup:rw"]);
+    expect(createOpts.Env).toContain("container=docker");
+    expect(createOpts.Labels).toMatchObject({ owner: "me", "io.x-k8s.kind.role": "control-plane" });
+  });
+
+  it("recognises the engine's refusal of --privileged and nothing else", () => {
+    const refused = new Error(
+      "(HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create " +
+        "failed: unable to start container process: unable to apply caps: operation not permitted: unknown",
+    );
+    expect(isPrivilegedRefused(refused)).toBe(true);
+    expect(isPrivilegedRefused(new Error("no such image"))).toBe(false);
   });
 });
