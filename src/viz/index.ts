@@ -12,4 +12,5 @@ export * from "./metrics-chart.js";
 export * from "./ownership-tree.js";
 export * from "./table.js";
 export * from "./theme.js";
+export * from "./workqueue.js";
 export * from "./xychart.js";
