@@ -2,7 +2,8 @@
  * kube-controller-workbook: the Kubernetes controller machinery, client-go's concepts in TypeScript idiom.
  * This root entry point is what a learner meets first: the floor (`src/apimachinery`), the clock, the client,
  * the cache, the workqueue, the controller runner, leader election, the metadata helpers, the built-in
- * controllers, `startCluster()` and the fake cloud (an external API for finalizer notebooks and labs).
+ * controllers, `startCluster()`, the fake cloud (an external API for finalizer notebooks and labs) and the
+ * workbook's own API (`installWorkbookApi`, ConfigSet, Bucket).
  *
  * The rest lives behind its own entry point:
  * - `kube-controller-workbook/apiserver`: the embedded Kubernetes API server and its instruments;
@@ -20,4 +21,5 @@ export * from "./controller/index.js";
 export * from "./fake-cloud/index.js";
 export * from "./leaderelection/index.js";
 export * from "./meta/index.js";
+export * from "./workbook-api/index.js";
 export * from "./workqueue/index.js";

@@ -9,6 +9,9 @@ export interface SchemaProps {
   required?: string[];
   enum?: unknown[];
   nullable?: boolean;
+  /** Inclusive bounds of an integer or number (exclusive bounds are not modelled). */
+  minimum?: number;
+  maximum?: number;
   additionalProperties?: SchemaProps | boolean;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
@@ -76,11 +79,22 @@ export function validateAgainstSchema(
       schema.enum.map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
     );
   }
+  if (typeof value === "number") validateBounds(value, schema, path, errs);
   if (isJsonObject(value)) validateObject(value, schema, path, errs);
   else if (Array.isArray(value) && schema.items) {
     value.forEach((item, i) => {
       validateAgainstSchema(item, schema.items!, `${path}[${i}]`, errs);
     });
+  }
+}
+
+/** kube-openapi's `ExceedsMinimum` / `ExceedsMaximum` with apiextensions-apiserver's wording. */
+function validateBounds(value: number, schema: SchemaProps, path: string, errs: FieldErrors): void {
+  if (schema.minimum !== undefined && value < schema.minimum) {
+    errs.invalid(path, value, `${path} in body should be greater than or equal to ${schema.minimum}`);
+  }
+  if (schema.maximum !== undefined && value > schema.maximum) {
+    errs.invalid(path, value, `${path} in body should be less than or equal to ${schema.maximum}`);
   }
 }
 

@@ -142,6 +142,33 @@ describe("CustomResourceDefinitions", () => {
     ).toEqual({ size: 1, color: "red" });
   });
 
+  it("checks minimum and maximum of numbers with apiextensions' wording (422)", () => {
+    const { backend, crds } = setup();
+    const schema = {
+      type: "object",
+      properties: {
+        spec: { type: "object", properties: { size: { type: "integer", minimum: 0, maximum: 50 } } },
+      },
+    };
+    backend.create(crds, undefined, widgetCrd({ schema }));
+    const rt = backend.findResource("example.com", "v1", "widgets")!;
+    const low = apiError(() =>
+      backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: -1 } }),
+    );
+    expect(low.code).toBe(422);
+    expect(low.status.details?.causes?.[0]).toMatchObject({
+      field: "spec.size",
+      message: "Invalid value: -1: spec.size in body should be greater than or equal to 0",
+    });
+    const high = apiError(() =>
+      backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: 51 } }),
+    );
+    expect(high.status.details?.causes?.[0]?.message).toContain("should be less than or equal to 50");
+    expect(backend.create(rt, "default", { metadata: { name: "w" }, spec: { size: 50 } }).spec).toEqual({
+      size: 50,
+    });
+  });
+
   it("deleting the CRD deletes its objects (DELETED events), closes watches and stops serving", () => {
     const { backend, crds } = setup();
     backend.create(crds, undefined, widgetCrd());

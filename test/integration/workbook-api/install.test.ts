@@ -1,0 +1,133 @@
+import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isConflict, toStatusError } from "../../../src/apimachinery/errors.js";
+import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import {
+  bucketClient,
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  installWorkbookApi,
+  uninstallWorkbookApi,
+  WORKBOOK_API_VERSION,
+  WorkbookResources,
+} from "../../../src/index.js";
+
+let cluster: Cluster;
+const namespace = `wbapi-${Date.now().toString(36)}`;
+
+async function failure(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    const status = toStatusError(err);
+    if (status) return status;
+    throw err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  await cluster.kubeConfig
+    .makeApiClient(CoreV1Api)
+    .createNamespace({ body: { metadata: { name: namespace } } });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe("the workbook's own API (workbook.dev/v1alpha1)", () => {
+  it("installs idempotently: a second install changes nothing", async () => {
+    const first = await installWorkbookApi(cluster.kubeConfig);
+    expect(first.map((r) => r.name)).toEqual(["configsets.workbook.dev", "buckets.workbook.dev"]);
+    const second = await installWorkbookApi(cluster.kubeConfig);
+    expect(second.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
+  }, 60_000);
+
+  it("serves both kinds, with the short name cfs and a status subresource", async () => {
+    const api = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    const list = await api.getAPIResources({ group: "workbook.dev", version: "v1alpha1" });
+    const names = list.resources.map((r) => r.name).sort();
+    expect(names).toEqual(["buckets", "buckets/status", "configsets", "configsets/status"]);
+    expect(list.resources.find((r) => r.name === "configsets")?.shortNames).toEqual(["cfs"]);
+    const cfs = configSetClient(cluster.kubeConfig);
+    const created = await cfs.create({
+      metadata: { name: "web", namespace },
+      spec: { replicas: 3, data: { color: "blue" } },
+    });
+    expect(created.apiVersion).toBe(WORKBOOK_API_VERSION);
+    expect(created.metadata.generation).toBe(1);
+    expect((await cfs.list(namespace)).items.map((c) => c.metadata.name)).toEqual(["web"]);
+    const buckets = bucketClient(cluster.kubeConfig);
+    const b = await buckets.create({ metadata: { name: "logs", namespace }, spec: { region: "eu-1" } });
+    expect(b.kind).toBe("Bucket");
+    expect(cfs.watchPath(namespace)).toBe(
+      `/apis/workbook.dev/v1alpha1/namespaces/${namespace}/configsets?watch=true`,
+    );
+    expect(WorkbookResources.configSets.plural).toBe("configsets");
+    expect(CONFIGSET_LABEL).toBe("workbook.dev/configset");
+  });
+
+  it("rejects replicas: -1, 51, a missing replicas and a Bucket without region with 422", async () => {
+    const cfs = configSetClient(cluster.kubeConfig);
+    const neg = await failure(cfs.create({ metadata: { name: "neg", namespace }, spec: { replicas: -1 } }));
+    expect(neg.code).toBe(422);
+    expect(neg.status.details?.causes?.map((c) => c.field)).toContain("spec.replicas");
+    const big = await failure(cfs.create({ metadata: { name: "big", namespace }, spec: { replicas: 51 } }));
+    expect(big.code).toBe(422);
+    const none = await failure(
+      cfs.create({ metadata: { name: "none", namespace }, spec: {} as ConfigSet["spec"] }),
+    );
+    expect(none.code).toBe(422);
+    const buckets = bucketClient(cluster.kubeConfig);
+    const noRegion = await failure(
+      buckets.create({ metadata: { name: "x", namespace }, spec: {} as { region: string } }),
+    );
+    expect(noRegion.code).toBe(422);
+    const badCondition = await failure(
+      cfs.create({ metadata: { name: "ok", namespace }, spec: { replicas: 1 } }).then((c) =>
+        cfs.updateStatus({
+          ...c,
+          status: { conditions: [{ type: "Happy" as "Ready", status: "True", reason: "R" }] },
+        }),
+      ),
+    );
+    expect(badCondition.code).toBe(422);
+  });
+
+  it("status subresource: /status ignores spec, the main endpoint ignores status, stale writes get 409", async () => {
+    const cfs = configSetClient(cluster.kubeConfig);
+    const c = await cfs.create({ metadata: { name: "st", namespace }, spec: { replicas: 2 } });
+    const afterStatus = await cfs.updateStatus({
+      ...c,
+      spec: { replicas: 9 },
+      status: { observedGeneration: 1, replicas: 2, readyReplicas: 2 },
+    });
+    expect(afterStatus.spec.replicas).toBe(2);
+    expect(afterStatus.status?.readyReplicas).toBe(2);
+    expect(afterStatus.metadata.generation).toBe(1);
+    const afterSpec = await cfs.update({ ...afterStatus, spec: { replicas: 4 }, status: { replicas: 0 } });
+    expect(afterSpec.spec.replicas).toBe(4);
+    expect(afterSpec.status?.replicas).toBe(2);
+    expect(afterSpec.metadata.generation).toBe(2);
+    const stale = await failure(cfs.update({ ...c, spec: { replicas: 5 } }));
+    expect(isConflict(stale)).toBe(true);
+    const patched = await cfs.patch(namespace, "st", { spec: { replicas: 6 } });
+    expect(patched.metadata.generation).toBe(3);
+    await cfs.delete(namespace, "st");
+    expect((await failure(cfs.get(namespace, "st"))).code).toBe(404);
+  });
+
+  it("uninstalls (twice is fine): the kinds stop being served, and install works again", async () => {
+    await uninstallWorkbookApi(cluster.kubeConfig);
+    await uninstallWorkbookApi(cluster.kubeConfig);
+    const cfs = configSetClient(cluster.kubeConfig);
+    expect((await failure(cfs.list(namespace))).code).toBe(404);
+    const again = await installWorkbookApi(cluster.kubeConfig);
+    expect(again.map((r) => r.action)).toEqual(["created", "created"]);
+    expect((await cfs.list(namespace)).items).toEqual([]);
+    await uninstallWorkbookApi(cluster.kubeConfig);
+  }, 120_000);
+});
