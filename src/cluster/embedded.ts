@@ -6,13 +6,23 @@
  * The control plane: kube-controller-manager runs the garbage collector and the namespace controller next
  * to a real kube-apiserver. The embedded control plane runs the workbook's own versions of them (written
  * with the informer machinery) when they exist; `controllers` switches each one off so a lab can run its own.
- * See {@link startControlPlane}.
+ * Like kube-controller-manager they run under a Lease (`kube-system/kube-controller-manager`), and the `nodes`
+ * option adds simulated kubelets renewing their node Leases in `kube-node-lease`, so `kubectl get lease -A`
+ * shows both uses of the primitive. See {@link startControlPlane}.
  */
 import { createBackend } from "../apiserver/backend.js";
 import type { Instruments } from "../apiserver/instruments/instruments.js";
 import { EmbeddedApiServer } from "../apiserver/server.js";
 import type { ApiBackend } from "../apiserver/types.js";
 import { startControlPlaneControllers } from "../builtin-controllers/control-plane.js";
+import {
+  ControllerManager,
+  type ControllerManagerLeaderElection,
+} from "../builtin-controllers/controller-manager.js";
+import {
+  SimulatedNodes,
+  type SimulatedNodesOptions,
+} from "../builtin-controllers/node-lease/simulated-nodes.js";
 import type { Clock } from "../clock/clock.js";
 import type { Cluster, StartClusterOptions } from "./cluster.js";
 
@@ -36,6 +46,17 @@ export interface EmbeddedClusterOptions {
   backend?: ApiBackend;
   /** Control-plane controllers to run. */
   controllers?: ControlPlaneControllers;
+  /**
+   * kube-controller-manager's `--leader-elect`: the controllers run only while the embedded controller manager
+   * holds the Lease `kube-system/kube-controller-manager` (defaults 15 s / 10 s / 2 s, one renewal PUT every
+   * retry period). On by default whenever a controller runs; `false` runs the controllers without a Lease.
+   */
+  leaderElection?: false | ControllerManagerLeaderElection;
+  /**
+   * Simulated kubelets renewing node Leases in `kube-node-lease` (off by default). `{}` starts three nodes with
+   * the kubelet's defaults (40 s leases renewed every 10 s); `cluster.nodes` pauses and resumes them.
+   */
+  nodes?: SimulatedNodesOptions;
 }
 
 /** A {@link Cluster} from the embedded backend: instruments are always there. */
@@ -43,6 +64,10 @@ export interface EmbeddedCluster extends Cluster<Instruments> {
   readonly instruments: Instruments;
   /** The server itself (URL, CA, token) for tools that need them. */
   readonly server: EmbeddedApiServer;
+  /** The leader-elected controller manager; undefined with `leaderElection: false` or no controllers. */
+  readonly controllerManager: ControllerManager | undefined;
+  /** The simulated kubelets' node Leases; undefined unless the `nodes` option was given. */
+  readonly nodes: SimulatedNodes | undefined;
 }
 
 /** Something started next to the server that must be stopped with it. */
@@ -52,13 +77,25 @@ export interface ControlPlaneComponent {
 
 /**
  * Starts the control-plane controllers selected in `controllers` against the running server: the garbage
- * collector and the namespace controller of `src/builtin-controllers` (each on unless switched off).
+ * collector and the namespace controller of `src/builtin-controllers` (each on unless switched off). With
+ * leader election (the default whenever a controller is selected) they run inside a {@link ControllerManager}
+ * that holds `kube-system/kube-controller-manager`; the result then is that manager alone.
  */
 export async function startControlPlane(
   server: EmbeddedApiServer,
   controllers: ControlPlaneControllers,
+  leaderElection: false | ControllerManagerLeaderElection = {},
 ): Promise<ControlPlaneComponent[]> {
-  return startControlPlaneControllers(server.kubeConfig(), controllers);
+  const any = controllers.garbageCollector !== false || controllers.namespace !== false;
+  if (!any || leaderElection === false) return startControlPlaneControllers(server.kubeConfig(), controllers);
+  const manager = new ControllerManager(server.kubeConfig(), { ...controllers, leaderElection });
+  try {
+    await manager.start();
+  } catch (err) {
+    await manager.stop();
+    throw err;
+  }
+  return [manager];
 }
 
 /** Starts the embedded API server and returns a Cluster. Registered as the `embedded` backend. */
@@ -73,9 +110,16 @@ export async function startEmbeddedCluster(options: StartClusterOptions = {}): P
   });
   await server.start();
   let components: ControlPlaneComponent[] = [];
+  let nodes: SimulatedNodes | undefined;
   try {
-    components = await startControlPlane(server, opts.controllers ?? {});
+    components = await startControlPlane(server, opts.controllers ?? {}, opts.leaderElection);
+    if (opts.nodes) {
+      nodes = new SimulatedNodes(server.kubeConfig(), opts.nodes);
+      components.push(nodes);
+      await nodes.start();
+    }
   } catch (err) {
+    for (const c of components.reverse()) await c.stop();
     await server.stop();
     throw err;
   }
@@ -87,6 +131,8 @@ export async function startEmbeddedCluster(options: StartClusterOptions = {}): P
     kubeconfigPath: server.kubeconfigPath,
     instruments: server.instruments as Instruments,
     server,
+    controllerManager: components.find((c): c is ControllerManager => c instanceof ControllerManager),
+    nodes,
     stop() {
       stopping ??= (async () => {
         for (const c of components.reverse()) await c.stop();

@@ -105,6 +105,12 @@ const KIND_PRINTERS: Record<string, Printer[]> = {
     { column: column("Type", "string", "The secret's type."), cell: (o) => field(o, "type") ?? "" },
     { column: column("Data", "string", "Number of data keys."), cell: (o) => count(o.data) },
   ],
+  leases: [
+    {
+      column: column("Holder", "string", "Identity of the lease's current holder."),
+      cell: (o) => field(o, "spec", "holderIdentity") ?? "",
+    },
+  ],
   deployments: [
     {
       column: column("Ready", "string", "Ready replicas out of desired replicas."),
@@ -120,6 +126,9 @@ const KIND_PRINTERS: Record<string, Printer[]> = {
     },
   ],
 };
+
+/** The built-in groups whose kinds {@link KIND_PRINTERS} names (a CRD could reuse a plural elsewhere). */
+const BUILTIN_GROUPS = new Set(["", "apps", "coordination.k8s.io"]);
 
 /**
  * Renders objects as a `meta.k8s.io/v1` Table, as kube-apiserver's `TableConvertor` does for `kubectl get`:
@@ -142,7 +151,7 @@ export function toTable(
   const printers =
     customColumns !== undefined
       ? customResourcePrinters(customColumns, now)
-      : [NAME, ...(KIND_PRINTERS[rt.group === "" || rt.group === "apps" ? rt.resource : ""] ?? []), age];
+      : [NAME, ...(KIND_PRINTERS[BUILTIN_GROUPS.has(rt.group) ? rt.resource : ""] ?? []), age];
   return {
     kind: "Table",
     apiVersion: "meta.k8s.io/v1",

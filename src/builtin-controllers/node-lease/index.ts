@@ -1,0 +1,2 @@
+export * from "./node-lease-monitor.js";
+export * from "./simulated-nodes.js";
