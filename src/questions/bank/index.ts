@@ -5,6 +5,7 @@
  */
 import type { Question } from "../question.js";
 import { cluster00 } from "./00-cluster.js";
+import { debugging11 } from "./11-debugging-controllers.js";
 
 /** Every question, in notebook order. */
-export const QUESTION_BANK: readonly Question[] = [...cluster00];
+export const QUESTION_BANK: readonly Question[] = [...cluster00, ...debugging11];
