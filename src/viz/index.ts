@@ -7,6 +7,7 @@ export * from "./data-path.js";
 export * from "./display.js";
 export * from "./flowchart.js";
 export * from "./front-matter.js";
+export * from "./lease-timeline.js";
 export * from "./mermaid-text.js";
 export * from "./metrics-chart.js";
 export * from "./ownership-tree.js";
