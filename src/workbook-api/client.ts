@@ -8,7 +8,7 @@ import { CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } fr
 import type { ObjectList } from "../apimachinery/object.js";
 import { apiVersionOf, collectionPath, type ResourceDescriptor } from "../client/resource-descriptor.js";
 import { WorkbookResources } from "./constants.js";
-import type { Bucket, ConfigSet } from "./types.js";
+import type { Bucket, ConfigSet, StaticSite } from "./types.js";
 
 /** Options of {@link CustomResourceClient.list}. */
 export interface CustomListOptions {
@@ -160,4 +160,9 @@ export function configSetClient(kubeConfig: KubeConfig): CustomResourceClient<Co
 /** A typed client for Buckets (`workbook.dev/v1alpha1`). */
 export function bucketClient(kubeConfig: KubeConfig): CustomResourceClient<Bucket> {
   return new CustomResourceClient<Bucket>(kubeConfig, WorkbookResources.buckets);
+}
+
+/** A typed client for StaticSites (`workbook.dev/v1alpha1`). */
+export function staticSiteClient(kubeConfig: KubeConfig): CustomResourceClient<StaticSite> {
+  return new CustomResourceClient<StaticSite>(kubeConfig, WorkbookResources.staticSites);
 }

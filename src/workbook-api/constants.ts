@@ -21,6 +21,15 @@ export const CONFIGSET_LABEL = "workbook.dev/configset";
 /** Finalizer a Bucket controller puts on a Bucket until the bucket in the (fake) cloud is gone. */
 export const BUCKET_FINALIZER = "workbook.dev/bucket-cleanup";
 
+/** Label on every child of a StaticSite; its value is the site's name. */
+export const STATIC_SITE_LABEL = "workbook.dev/staticsite";
+
+/** Finalizer a StaticSite operator puts on a site until the site's bucket in the (fake) cloud is gone. */
+export const STATIC_SITE_FINALIZER = "workbook.dev/site-cleanup";
+
+/** Upper bound of `StaticSite.spec.replicas`, enforced by the CRD schema (`maximum`). */
+export const STATIC_SITE_MAX_REPLICAS = 20;
+
 /** Upper bound of `ConfigSet.spec.replicas`, enforced by the CRD schema (`maximum`). */
 export const CONFIGSET_MAX_REPLICAS = 50;
 
@@ -41,6 +50,13 @@ export const WorkbookResources = Object.freeze({
     version: WORKBOOK_VERSION,
     plural: "buckets",
     kind: "Bucket",
+    namespaced: true,
+  }) satisfies ResourceDescriptor,
+  staticSites: Object.freeze({
+    group: WORKBOOK_GROUP,
+    version: WORKBOOK_VERSION,
+    plural: "staticsites",
+    kind: "StaticSite",
     namespaced: true,
   }) satisfies ResourceDescriptor,
 });

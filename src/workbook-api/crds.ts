@@ -4,7 +4,12 @@
  * `/status` subresource and printer columns. Kept as wire JSON (`enum`, not client-node's `_enum`) so the same
  * manifest is sent byte for byte to the embedded server, envtest, kind or any cluster.
  */
-import { CONFIGSET_MAX_REPLICAS, WORKBOOK_GROUP, WORKBOOK_VERSION } from "./constants.js";
+import {
+  CONFIGSET_MAX_REPLICAS,
+  STATIC_SITE_MAX_REPLICAS,
+  WORKBOOK_GROUP,
+  WORKBOOK_VERSION,
+} from "./constants.js";
 
 /** A structural OpenAPI v3 schema node, wire field names (the subset the workbook's CRDs use). */
 export interface SchemaNode {
@@ -176,5 +181,44 @@ export const BUCKET_CRD: CrdManifest = crd(
   ],
 );
 
+/**
+ * The StaticSite CRD: `staticsites.workbook.dev`, short name `site`, columns Desired/Ready/Bucket/Age. The
+ * capstone's kind (notebook 10, lab 10): children plus an external bucket behind a finalizer.
+ */
+export const STATIC_SITE_CRD: CrdManifest = crd(
+  "staticsites",
+  "StaticSite",
+  ["site"],
+  {
+    type: "object",
+    required: ["replicas", "content"],
+    properties: {
+      replicas: {
+        type: "integer",
+        minimum: 0,
+        maximum: STATIC_SITE_MAX_REPLICAS,
+        description: "How many children serve the site.",
+      },
+      content: { type: "string", description: "The site's content; every child serves exactly this." },
+      domain: { type: "string", description: "The host name the site answers on (optional)." },
+    },
+  },
+  {
+    type: "object",
+    properties: {
+      observedGeneration: { type: "integer", minimum: 0 },
+      replicas: { type: "integer", minimum: 0 },
+      readyReplicas: { type: "integer", minimum: 0 },
+      bucketId: { type: "string", description: "The cloud's id of the site's bucket, once created." },
+      conditions: conditionsSchema(["Ready", "Progressing", "Degraded"]),
+    },
+  },
+  [
+    { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
+    { name: "Ready", type: "integer", jsonPath: ".status.readyReplicas" },
+    { name: "Bucket", type: "string", jsonPath: ".status.bucketId" },
+  ],
+);
+
 /** Every CRD the workbook installs, in install order. */
-export const WORKBOOK_CRDS: readonly CrdManifest[] = [CONFIGSET_CRD, BUCKET_CRD];
+export const WORKBOOK_CRDS: readonly CrdManifest[] = [CONFIGSET_CRD, BUCKET_CRD, STATIC_SITE_CRD];

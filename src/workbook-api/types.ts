@@ -82,3 +82,42 @@ export interface Bucket {
   spec: BucketSpec;
   status?: BucketStatus;
 }
+
+/** The condition types a StaticSite reports: Ready, Progressing, Degraded (the schema enforces it). */
+export type StaticSiteCondition = WorkbookCondition<"Ready" | "Progressing" | "Degraded">;
+
+/** What the user asks for: how many children serve the content, the content, an optional domain. */
+export interface StaticSiteSpec {
+  /** Children serving the site, 0..20. */
+  replicas: number;
+  /** The site's content (an index page); every child serves exactly this. */
+  content: string;
+  /** The host name the site answers on, if any (shown, never resolved). */
+  domain?: string;
+}
+
+/** What the operator observed: children, the bucket's id, and its conclusions as conditions. */
+export interface StaticSiteStatus {
+  /** The `metadata.generation` this status describes. */
+  observedGeneration?: number;
+  /** Children that exist. */
+  replicas?: number;
+  /** Children that serve the current content. */
+  readyReplicas?: number;
+  /** The id the (fake) cloud gave the site's bucket. */
+  bucketId?: string;
+  conditions?: StaticSiteCondition[];
+}
+
+/**
+ * A static site: `spec.replicas` children (ConfigMaps labelled `workbook.dev/staticsite=<name>`, or Pods on a
+ * cluster with a kubelet) serving `spec.content`, which is also kept in a bucket in the fake cloud: an external
+ * resource cleaned up behind the finalizer `workbook.dev/site-cleanup`. The capstone's kind (notebook 10).
+ */
+export interface StaticSite {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: StaticSiteSpec;
+  status?: StaticSiteStatus;
+}

@@ -41,16 +41,27 @@ afterAll(async () => {
 describe("the workbook's own API (workbook.dev/v1alpha1)", () => {
   it("installs idempotently: a second install changes nothing", async () => {
     const first = await installWorkbookApi(cluster.kubeConfig);
-    expect(first.map((r) => r.name)).toEqual(["configsets.workbook.dev", "buckets.workbook.dev"]);
+    expect(first.map((r) => r.name)).toEqual([
+      "configsets.workbook.dev",
+      "buckets.workbook.dev",
+      "staticsites.workbook.dev",
+    ]);
     const second = await installWorkbookApi(cluster.kubeConfig);
-    expect(second.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
+    expect(second.map((r) => r.action)).toEqual(["unchanged", "unchanged", "unchanged"]);
   }, 60_000);
 
-  it("serves both kinds, with the short name cfs and a status subresource", async () => {
+  it("serves every kind, with the short name cfs and a status subresource", async () => {
     const api = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
     const list = await api.getAPIResources({ group: "workbook.dev", version: "v1alpha1" });
     const names = list.resources.map((r) => r.name).sort();
-    expect(names).toEqual(["buckets", "buckets/status", "configsets", "configsets/status"]);
+    expect(names).toEqual([
+      "buckets",
+      "buckets/status",
+      "configsets",
+      "configsets/status",
+      "staticsites",
+      "staticsites/status",
+    ]);
     expect(list.resources.find((r) => r.name === "configsets")?.shortNames).toEqual(["cfs"]);
     const cfs = configSetClient(cluster.kubeConfig);
     const created = await cfs.create({
@@ -126,7 +137,7 @@ describe("the workbook's own API (workbook.dev/v1alpha1)", () => {
     const cfs = configSetClient(cluster.kubeConfig);
     expect((await failure(cfs.list(namespace))).code).toBe(404);
     const again = await installWorkbookApi(cluster.kubeConfig);
-    expect(again.map((r) => r.action)).toEqual(["created", "created"]);
+    expect(again.map((r) => r.action)).toEqual(["created", "created", "created"]);
     expect((await cfs.list(namespace)).items).toEqual([]);
     await uninstallWorkbookApi(cluster.kubeConfig);
   }, 120_000);
