@@ -11,6 +11,7 @@ export * from "./lease-timeline.js";
 export * from "./mermaid-text.js";
 export * from "./metrics-chart.js";
 export * from "./ownership-tree.js";
+export * from "./pipeline.js";
 export * from "./table.js";
 export * from "./theme.js";
 export * from "./workqueue.js";
