@@ -5,8 +5,14 @@
  */
 import type { Question } from "../question.js";
 import { cluster00 } from "./00-cluster.js";
+import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 
 /** Every question, in notebook order. */
-export const QUESTION_BANK: readonly Question[] = [...cluster00, ...finalizers07, ...debugging11];
+export const QUESTION_BANK: readonly Question[] = [
+  ...cluster00,
+  ...reconcile05,
+  ...finalizers07,
+  ...debugging11,
+];
