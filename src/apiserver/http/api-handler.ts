@@ -118,7 +118,7 @@ export class ApiHandler {
       if (m) {
         const { verb, resource } = labels(state.info, req.method ?? "GET");
         m.recordRequest(verb, resource, reply.code || 499, ms);
-        m.addBytes(reply.bytes);
+        m.addBytes(reply.bytes, verb, resource);
       }
       this.opts.onRequest?.(state.info, reply.code, ms);
     };
@@ -201,6 +201,14 @@ export class ApiHandler {
         : defaultWatchTimeoutMs(this.opts.random),
     );
     const maxEvents = instruments?.faults.watchEventLimit();
+    // A watch's bytes are counted as they are written (not only when it closes), so the counters show an open
+    // watch's cost while it streams.
+    let bytesCounted = 0;
+    const countBytes = () => {
+      const fresh = reply.bytes - bytesCounted;
+      bytesCounted = reply.bytes;
+      if (fresh > 0) instruments?.metrics.addBytes(fresh, "watch", rt.resource);
+    };
     const stream = new WatchStream(reply, {
       clock: this.opts.clock,
       timeoutMs,
@@ -215,10 +223,11 @@ export class ApiHandler {
         instruments?.metrics.recordRequest("watch", rt.resource, 200);
       },
       onEvent: instruments ? () => instruments.metrics.watchEventSent() : undefined,
+      onWrite: instruments ? countBytes : undefined,
       onClose: () => {
         if (!this.watches.delete(stream)) return;
         instruments?.metrics.watchClosed();
-        instruments?.metrics.addBytes(reply.bytes);
+        countBytes();
       },
     });
     let handle: WatchHandle;

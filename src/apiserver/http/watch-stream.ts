@@ -40,6 +40,8 @@ export interface WatchStreamOptions {
   onStart?: () => void;
   /** Called for every event written. */
   onEvent?: () => void;
+  /** Called after each chunk went to the response (metrics read the reply's byte count then). */
+  onWrite?: () => void;
   /** Called once when the stream has closed. */
   onClose?: (why: WatchCloseReason) => void;
 }
@@ -130,6 +132,7 @@ export class WatchStream implements WatchSink {
     const chunk = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join("");
     this.pending.length = 0;
     this.reply.write(chunk);
+    this.opts.onWrite?.();
     if (!this.closed && this.tooSlow(this.reply.res.writableLength)) this.finish("slow-client");
   }
 

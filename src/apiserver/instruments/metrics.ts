@@ -1,7 +1,7 @@
 /**
  * Request metrics of the embedded API server, the teaching counterpart of kube-apiserver's
  * `apiserver_request_total{verb,resource,code}`, `apiserver_response_sizes` and
- * `apiserver_longrunning_requests{verb="WATCH"}`. A notebook reads them to *see* what an informer costs: one
+ * `apiserver_longrunning_requests{verb="WATCH"}`, with response bytes kept by verb and resource. A notebook reads them to *see* what an informer costs: one
  * LIST and one long WATCH, instead of a GET per reconcile.
  */
 
@@ -14,6 +14,17 @@ export interface RequestCount {
   count: number;
 }
 
+/**
+ * Response bytes of one verb and resource (a row of {@link ApiMetricsSnapshot.bytes}): the teaching view of
+ * kube-apiserver's `apiserver_response_sizes{verb,resource}`, summed instead of bucketed. A watch's bytes are
+ * counted as its events are written, so an open watch's row grows while it streams.
+ */
+export interface ByteCount {
+  verb: string;
+  resource: string;
+  bytes: number;
+}
+
 /** A point-in-time copy of every counter. */
 export interface ApiMetricsSnapshot {
   requests: RequestCount[];
@@ -21,13 +32,15 @@ export interface ApiMetricsSnapshot {
   totalRequests: number;
   /** Response body bytes written, watch streams included. */
   bytesSent: number;
+  /** The same bytes by verb and resource, sorted by verb then resource. */
+  bytes: ByteCount[];
   /** Watches open right now. */
   openWatches: number;
   /** Watch events written to clients since the last reset. */
   watchEventsSent: number;
 }
 
-/** Filter of {@link ApiMetrics.count}; omitted fields match anything. */
+/** Filter of {@link ApiMetrics.count} and {@link ApiMetrics.bytesSent}; omitted fields match anything. */
 export interface RequestFilter {
   verb?: string;
   resource?: string;
@@ -45,6 +58,7 @@ export class ApiMetrics {
   private counts = new Map<string, RequestCount>();
   private samples = new Map<string, number[]>();
   private bytes = 0;
+  private byteCounts = new Map<string, ByteCount>();
   private open = 0;
   private events = 0;
 
@@ -65,9 +79,14 @@ export class ApiMetrics {
     if (list.length > DURATION_SAMPLES) list.shift();
   }
 
-  /** Adds response bytes. */
-  addBytes(n: number): void {
+  /** Adds response bytes, to the total and, when the verb and resource are given, to their row. */
+  addBytes(n: number, verb?: string, resource?: string): void {
     this.bytes += n;
+    if (verb === undefined || resource === undefined) return;
+    const key = `${verb} ${resource}`;
+    const row = this.byteCounts.get(key);
+    if (row) row.bytes += n;
+    else this.byteCounts.set(key, { verb, resource, bytes: n });
   }
 
   /** A watch stream opened. */
@@ -97,6 +116,20 @@ export class ApiMetrics {
     return n;
   }
 
+  /**
+   * Response bytes sent for requests matching `filter` (`code` is ignored: bytes are kept by verb and resource);
+   * all bytes recorded with a verb and resource when omitted.
+   */
+  bytesSent(filter: RequestFilter = {}): number {
+    let n = 0;
+    for (const row of this.byteCounts.values()) {
+      if (filter.verb !== undefined && row.verb !== filter.verb) continue;
+      if (filter.resource !== undefined && row.resource !== filter.resource) continue;
+      n += row.bytes;
+    }
+    return n;
+  }
+
   /** The last server-side durations (ms, request parsed to response end) recorded for a verb and resource. */
   durations(verb: string, resource: string): number[] {
     return [...(this.samples.get(`${verb} ${resource}`) ?? [])];
@@ -109,10 +142,14 @@ export class ApiMetrics {
       .sort(
         (a, b) => a.verb.localeCompare(b.verb) || a.resource.localeCompare(b.resource) || a.code - b.code,
       );
+    const bytes = [...this.byteCounts.values()]
+      .map((r) => ({ ...r }))
+      .sort((a, b) => a.verb.localeCompare(b.verb) || a.resource.localeCompare(b.resource));
     return {
       requests,
       totalRequests: requests.reduce((sum, r) => sum + r.count, 0),
       bytesSent: this.bytes,
+      bytes,
       openWatches: this.open,
       watchEventsSent: this.events,
     };
@@ -123,6 +160,7 @@ export class ApiMetrics {
     this.counts.clear();
     this.samples.clear();
     this.bytes = 0;
+    this.byteCounts.clear();
     this.events = 0;
   }
 }

@@ -44,6 +44,40 @@ describe("instruments", () => {
     await until(() => m.snapshot().openWatches === 0);
   });
 
+  it("keeps bytes by verb and resource, and counts a watch's bytes while it is still open", async () => {
+    const s = await start({}, ["i"]);
+    const m = s.instruments!.metrics;
+    await request(s, "POST", CMS, { body: cm("a") });
+    m.reset();
+    const list = await request(s, "GET", CMS);
+    await request(s, "GET", `${CMS}/a`);
+    expect(m.bytesSent({ verb: "list", resource: "configmaps" })).toBe(Buffer.byteLength(list.text));
+    expect(m.bytesSent({ verb: "get", resource: "configmaps" })).toBeGreaterThan(50);
+    const w = openWatch(s, `${CMS}?watch=true&resourceVersion=${list.json.metadata.resourceVersion}`);
+    await w.head;
+    expect(m.bytesSent({ verb: "watch" })).toBe(0);
+    await request(s, "PUT", `${CMS}/a`, { body: cm("a", { v: "2" }) });
+    await until(() => w.events().length === 1);
+    // The watch is still open: its event's bytes are counted already.
+    await until(() => m.bytesSent({ verb: "watch", resource: "configmaps" }) > 50);
+    const snap = m.snapshot();
+    expect(snap.openWatches).toBe(1);
+    expect(snap.bytes.map((r) => `${r.verb} ${r.resource}`)).toEqual([
+      "get configmaps",
+      "list configmaps",
+      "update configmaps",
+      "watch configmaps",
+    ]);
+    expect(snap.bytes.reduce((n, r) => n + r.bytes, 0)).toBe(snap.bytesSent);
+    const streamed = m.bytesSent({ verb: "watch" });
+    w.close();
+    await until(() => m.snapshot().openWatches === 0);
+    // Closing adds no second count of what was already streamed.
+    expect(m.bytesSent({ verb: "watch" })).toBe(streamed);
+    m.reset();
+    expect(m.snapshot().bytes).toEqual([]);
+  });
+
   it("failNext fails the next N matching requests with a proper Status, then recovers", async () => {
     const s = await start({}, ["i"]);
     s.instruments!.faults.failNext("list", 2, 503, "configmaps");
