@@ -5,6 +5,7 @@
  */
 import type { Question } from "../question.js";
 import { cluster00 } from "./00-cluster.js";
+import { watchVsPoll01 } from "./01-watch-vs-poll.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { debugging11 } from "./11-debugging-controllers.js";
@@ -12,6 +13,7 @@ import { debugging11 } from "./11-debugging-controllers.js";
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
   ...cluster00,
+  ...watchVsPoll01,
   ...reconcile05,
   ...finalizers07,
   ...debugging11,
