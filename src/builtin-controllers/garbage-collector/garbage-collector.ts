@@ -127,6 +127,15 @@ export class GarbageCollector {
   }
 
   /**
+   * The collector's two work queues with their workers, for notebooks and tests to read: `attemptToDelete` and
+   * `attemptToOrphan` (kube-controller-manager's queues of the same names). Each is a {@link Controller}: its
+   * `queue` holds uids waiting for a decision, its `stats` count decisions by outcome.
+   */
+  get workers(): { readonly attemptToDelete: Controller; readonly attemptToOrphan: Controller } {
+    return { attemptToDelete: this.deleter, attemptToOrphan: this.orphaner };
+  }
+
+  /**
    * {@link run} in the background (once; later calls return the same promise): resolves once the first
    * discovery is done and the monitors and workers are started, rejects if that first discovery fails.
    */

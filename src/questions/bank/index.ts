@@ -8,6 +8,7 @@ import { cluster00 } from "./00-cluster.js";
 import { watchVsPoll01 } from "./01-watch-vs-poll.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { finalizers07 } from "./07-finalizers.js";
+import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 
 /** Every question, in notebook order. */
@@ -16,5 +17,6 @@ export const QUESTION_BANK: readonly Question[] = [
   ...watchVsPoll01,
   ...reconcile05,
   ...finalizers07,
+  ...ownersAndGc08,
   ...debugging11,
 ];
