@@ -4,6 +4,7 @@
  * pieces `workbook quiz` is built from (deck, progress file, key-point scoring, mock interview).
  */
 export * from "./bank/index.js";
+export * from "./by-topic.js";
 export * from "./deck.js";
 export * from "./interview.js";
 export * from "./key-points.js";

@@ -3,8 +3,8 @@ import { defineQuestions } from "../question.js";
 const notebook = "00-cluster";
 
 /**
- * Questions for `notebooks/00-cluster.ipynb`: the API every later notebook talks to. Fewer than the 12 a
- * learning-path notebook carries, because this notebook only sets the stage.
+ * Questions for `notebooks/00-cluster.ipynb`: the API every later notebook talks to (backends, kubeconfig,
+ * resourceVersion, Status errors, what requests cost, transient failures).
  */
 export const cluster00 = defineQuestions([
   {
@@ -24,7 +24,10 @@ The trade-off: envtest starts in seconds and is enough to test a controller's ow
 the interaction with the built-in controllers. Section 1 of the notebook starts whichever \`WORKBOOK_CLUSTER\` names,
 and the code below it never asks which one it got.`,
     keyPoints: [
-      { point: "the API and its semantics are the same", terms: ["same api", "same semantics", "same rest"] },
+      {
+        point: "the API and its semantics are the same",
+        terms: ["same api", "same semantics", "same rest", "api is the same"],
+      },
       {
         point: "envtest runs no built-in controllers (no GC, no kubelet, no scheduler)",
         terms: ["garbage", "no controller", "controller-manager", "kubelet", "scheduler"],
@@ -108,7 +111,10 @@ needed because a real cluster may add objects of its own (the \`kube-root-ca.crt
         point: "isolation between runs and tests",
         terms: ["isolat", "collide", "interfere", "each other", "other run"],
       },
-      { point: "re-running works (Run All twice)", terms: ["twice", "rerun", "re-run", "again"] },
+      {
+        point: "re-running works (Run All twice)",
+        terms: ["twice", "rerun", "re-run", "again", "second run"],
+      },
       { point: "deleted namespaces may linger (envtest)", terms: ["terminating", "envtest", "never finish"] },
       { point: "each run cleans up after itself", terms: ["clean", "delete"] },
     ],
@@ -214,6 +220,121 @@ server and shows that a plain retry with a pause gets through once the faults ar
       { point: "back off instead of retrying hot", terms: ["backoff", "back off", "exponential", "delay"] },
       { point: "requeue the key rate-limited", terms: ["requeue", "rate-limit", "rate limit", "queue"] },
       { point: "429 asks the client to slow down (Retry-After)", terms: ["retry-after", "slow down", "429"] },
+    ],
+  },
+  {
+    id: "00-kubeconfig",
+    notebook,
+    section: "1. Start the cluster",
+    topic: "api-basics",
+    difficulty: "basic",
+    question:
+      "What does a kubeconfig contain, and how does the same controller code end up talking to envtest, kind or a production cluster?",
+    answer: `A kubeconfig names **clusters** (server URL and the CA that signs its certificate), **users** (credentials: a
+client certificate, a token or an exec plugin) and **contexts** that pair one of each, plus the current context.
+A client library builds its HTTP client from the current context, so the code only ever sees "an API server";
+which one it is lives entirely in the file (or, inside a Pod, in the mounted service-account token and CA).
+
+That is why the workbook's \`startCluster()\` hands back a \`kubeConfig\` and a \`kubeconfigPath\` and nothing else
+about the backend: section 1 prints the server URL from it, and \`kubectl\` pointed at the same file sees the same
+objects. The trade-off: a wrong current context is also invisible to the code, which is how people run a test
+suite against production.`,
+    keyPoints: [
+      { point: "clusters, users (credentials) and contexts", terms: ["cluster", "user", "context"] },
+      { point: "server URL and CA to trust", terms: ["server", "url", "ca", "certificate"] },
+      {
+        point: "the code only sees the current context",
+        terms: ["current context", "only sees", "same code"],
+      },
+      {
+        point: "in a Pod: the service-account token",
+        terms: ["service-account", "service account", "in-cluster"],
+      },
+    ],
+  },
+  {
+    id: "00-kubectl-cost",
+    notebook,
+    section: "4. What did that cost?",
+    topic: "api-basics",
+    difficulty: "basic",
+    question:
+      "kubectl and your controller both talk to the API server. What does running `kubectl get configmaps -A` cost the server, compared with an informer?",
+    answer: `kubectl makes a few discovery requests (which groups and resources exist, cached on disk afterwards) and then
+**one LIST** of ConfigMaps in all namespaces, printed and forgotten: the next \`kubectl get\` lists again.
+\`kubectl get -w\` adds one WATCH from the list's resourceVersion, which is what an informer does, minus the cache.
+
+An informer pays the LIST once and keeps the WATCH open; every later read is from memory. So a script that runs
+\`kubectl get\` in a loop is a poller, with the poller's cost (notebook 01), while a controller's reads are free
+for the server. Section 4 shows the request counters, and its try-it prompt runs kubectl against the embedded
+server to watch its LIST appear in them.`,
+    keyPoints: [
+      { point: "discovery requests first", terms: ["discovery"] },
+      { point: "one LIST per get, nothing kept", terms: ["one list", "list"] },
+      { point: "-w adds a watch from the list's resourceVersion", terms: ["-w", "watch"] },
+      { point: "kubectl in a loop is polling", terms: ["poll", "loop"] },
+    ],
+  },
+  {
+    id: "00-not-found-in-reconcile",
+    notebook,
+    section: "3. Errors are Status objects",
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      "Your reconcile reads its object and gets NotFound. What should it do, and what must it not do?",
+    answer: `Treat it as success and return: the object was deleted, so there is nothing left to bring in line. The
+key was queued by the delete event (or by an older event that arrived before the delete), and the reconcile is
+level-triggered: it acts on what exists now, not on why it was woken.
+
+It is not an error: do not retry until the object "comes back", do not log it as a failure, do not
+recreate it. Cleanup of things outside the cluster cannot rely on seeing this moment either: by the time the
+reconcile runs the object is gone, with nothing left to read, which is why finalizers exist (notebook 07).
+Section 3 shows the 404 NotFound a missing object returns.`,
+    keyPoints: [
+      {
+        point: "NotFound means deleted: return success",
+        terms: ["success", "return", "nothing to do", "deleted"],
+      },
+      {
+        point: "do not retry or treat it as an error",
+        terms: ["not retry", "don't retry", "not an error", "no retry"],
+      },
+      { point: "level-triggered: act on what exists now", terms: ["level", "exists now", "current state"] },
+      { point: "external cleanup needs a finalizer", terms: ["finalizer"] },
+    ],
+  },
+  {
+    id: "00-too-many-requests",
+    notebook,
+    section: "5. Break it: a flaky API server",
+    topic: "api-basics",
+    difficulty: "advanced",
+    question:
+      "Where can a 429 TooManyRequests come from, and what protects the API server from a controller that misbehaves?",
+    answer: `On a real cluster a 429 comes from **API Priority and Fairness** (APF): requests are classified into priority
+levels by flow schemas (per user, service account or resource), each level gets a share of the server's concurrency,
+and a level whose queues are full rejects with 429 and a Retry-After. Older servers used a flat max-in-flight limit
+with the same status.
+
+The client side protects too: client-go's clients have their own token bucket (QPS and burst) and the workqueue's
+rate limiter spaces out retries, so one controller in a hot loop slows itself down before the server has to. APF
+then keeps a flood from one client from starving the others. Section 5 injects 429s and 500s into the embedded
+server and retries with a growing pause, the same shape a rate-limited requeue has.`,
+    keyPoints: [
+      {
+        point: "API Priority and Fairness: priority levels and flow schemas",
+        terms: ["priority and fairness", "apf", "flow schema", "priority level"],
+      },
+      {
+        point: "429 with Retry-After when a level is saturated",
+        terms: ["retry-after", "saturat", "queues are full", "full"],
+      },
+      {
+        point: "client-side rate limits (QPS, burst)",
+        terms: ["qps", "burst", "token bucket", "client-side"],
+      },
+      { point: "the workqueue's backoff spaces retries", terms: ["backoff", "rate limiter", "workqueue"] },
     ],
   },
 ]);

@@ -10,6 +10,7 @@ import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
 import { debugging11 } from "./11-debugging-controllers.js";
+import { interview12 } from "./12-interview-preparation.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -19,4 +20,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...finalizers07,
   ...ownersAndGc08,
   ...debugging11,
+  ...interview12,
 ];

@@ -9,11 +9,8 @@ import { BANK_REVIEW_NOTEBOOKS, questionsShownBy, showQuestionCalls } from "./no
 const notebooksDir = join(projectRoot(), "notebooks");
 const notebooks = listNotebooks(notebooksDir).map((f) => basename(f, ".ipynb"));
 
-/**
- * Questions a notebook must carry. 00-cluster only sets the stage (a cluster, objects, errors) and has fewer;
- * every learning-path notebook from 01 on has at least 12.
- */
-const MINIMUM_QUESTIONS: Record<string, number> = { "00-cluster": 6, "12-interview-preparation": 0 };
+/** Questions a notebook must carry: at least 12 each, the interview notebook's classics included. */
+const MINIMUM_QUESTIONS: Record<string, number> = {};
 const DEFAULT_MINIMUM = 12;
 
 describe("the question bank", () => {

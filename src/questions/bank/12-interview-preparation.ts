@@ -1,0 +1,345 @@
+import { defineQuestions } from "../question.js";
+
+const notebook = "12-interview-preparation";
+const section = "5. Classic questions across the path";
+
+/**
+ * Questions for `notebooks/12-interview-preparation.ipynb`: the interview classics that cut across the whole
+ * learning path (end-to-end walk-throughs, design and scaling, testing strategy). Each answer names the notebooks
+ * that demonstrate its parts; the notebook shows them in its section 5.
+ */
+export const interview12 = defineQuestions([
+  {
+    id: "12-apply-to-reconcile",
+    notebook,
+    section,
+    topic: "informer",
+    difficulty: "intermediate",
+    question:
+      "Walk me through everything that happens between `kubectl apply` of a custom resource and your reconcile function running.",
+    answer: `kubectl sends the object to the API server, which authenticates, authorises, runs admission (defaulting,
+validation), stores it and gives it a new resourceVersion. Every watcher of that resource gets an ADDED or MODIFIED
+event on its open watch (notebook 01). In the controller, the reflector receives the event (it listed once, then
+watches from the list's resourceVersion), puts a delta in the DeltaFIFO, and the informer pops it into the indexer,
+the local cache (notebook 02), then calls every registered handler (notebook 03). The handler computes the
+\`namespace/name\` key and adds it to the rate-limited workqueue, which deduplicates it (notebook 04). A worker takes
+the key, and the reconcile reads the current object from the cache, not from the event, compares desired with actual
+and writes (notebook 05).
+
+Section 5 collects this walk-through; being able to draw the data path from memory is most of the answer.`,
+    keyPoints: [
+      {
+        point: "the API server stores it and the watch delivers an event",
+        terms: ["watch", "event", "added", "modified"],
+      },
+      {
+        point: "reflector, DeltaFIFO and the indexer cache",
+        terms: ["reflector", "deltafifo", "indexer", "cache"],
+      },
+      { point: "handlers enqueue a namespace/name key", terms: ["key", "namespace/name", "handler"] },
+      { point: "a worker reconciles from the cache", terms: ["worker", "reconcile", "reads"] },
+    ],
+  },
+  {
+    id: "12-controller-vs-operator",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "basic",
+    question: "What is the difference between a controller and an operator?",
+    answer: `A controller is any control loop that watches objects and moves the world toward the state they declare:
+the Deployment controller, the garbage collector, the namespace controller. An operator is a controller (usually
+several) plus a custom resource that captures one application's operational knowledge: how to install, scale,
+back up, upgrade or fail over, say, a database, encoded as reconcile logic over its own API.
+
+So every operator is built from controllers, and the machinery is the same (informers, queue, reconcile,
+finalizers, leader election); what an operator adds is a domain API and the human knowledge behind it. The capstone
+(notebook 10) is a small operator for the workbook's ConfigSet; section 5 lists this question with the others that
+span the path.`,
+    keyPoints: [
+      {
+        point: "a controller is a control loop toward declared state",
+        terms: ["control loop", "desired", "declared"],
+      },
+      { point: "an operator adds a custom resource / domain API", terms: ["custom resource", "crd", "api"] },
+      {
+        point: "and encodes operational knowledge of an application",
+        terms: ["knowledge", "application", "domain"],
+      },
+    ],
+  },
+  {
+    id: "12-controller-restart",
+    notebook,
+    section,
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      "Your controller crashes and restarts. What state does it lose, and why is that fine for a well-written controller?",
+    answer: `It loses everything in memory: the cache, the queue with its pending keys and backoff counters, any
+in-flight reconcile, and any note it kept of what it saw before. That is fine because a level-triggered controller
+keeps no state that matters outside the cluster: on start the informer LISTs everything, every object arrives as an
+add, every key is enqueued, and each reconcile recomputes what to do from the current state (notebook 05).
+
+What it must get right: reconciles are idempotent (a half-done reconcile is simply done again), external resources
+are found again by deterministic names or IDs recorded in status, and deletions in flight are protected by
+finalizers (notebook 07) so they cannot be missed while the controller is down. Section 5 collects this question.`,
+    keyPoints: [
+      { point: "memory only: cache, queue, in-flight work", terms: ["cache", "queue", "memory"] },
+      {
+        point: "on restart it relists and re-enqueues everything",
+        terms: ["relist", "list", "every object", "re-enqueue"],
+      },
+      { point: "level-triggered, idempotent reconcile", terms: ["level", "idempotent"] },
+      { point: "finalizers protect deletions while it is down", terms: ["finalizer"] },
+    ],
+  },
+  {
+    id: "12-scale-controller",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "advanced",
+    question:
+      "Your controller has to handle 100,000 objects. How do you make it scale, and what limits you first?",
+    answer: `First memory and the initial LIST: the informer caches every object, so strip what you do not need with a
+transform (managed fields, big annotations), watch only what you need (label or field selectors, metadata-only
+informers for objects you only reference), and use one shared informer per resource in the process (notebook 03).
+
+Then throughput: more workers (the queue still never runs one key twice at once, notebook 04), no API reads in the
+reconcile (read the cache), no writes that change nothing (notebook 11), and client rate limits set for the load.
+Beyond one process, only one replica acts under leader election (notebook 09), so scaling out means sharding: split
+objects across controller instances by a label or hash, each with its own selector and lease. Section 5 collects
+this question.`,
+    keyPoints: [
+      {
+        point: "cache memory: transforms, selectors, metadata-only",
+        terms: ["memory", "transform", "selector", "metadata"],
+      },
+      { point: "more workers, safe per key", terms: ["workers", "concurren"] },
+      { point: "read the cache, avoid no-op writes", terms: ["cache", "no-op", "writes"] },
+      { point: "one leader, so scale out by sharding", terms: ["shard", "leader"] },
+    ],
+  },
+  {
+    id: "12-testing-strategy",
+    notebook,
+    section,
+    topic: "testing",
+    difficulty: "intermediate",
+    question: "How would you test a controller? Compare a fake client, envtest and a kind cluster.",
+    answer: `A fake client is fast and good for the reconcile's decisions in isolation, but it re-implements the API
+server poorly: no resourceVersion conflicts, no real watch, no validation, so tests pass that production fails. And
+tests that assert the exact sequence of calls break on harmless refactors.
+
+envtest runs the real kube-apiserver and etcd: real validation, 409s, watches and finalizers, in seconds. It has no
+built-in controllers, so no garbage collection, no namespace deletion, no Pods. kind is a whole cluster: slower,
+but it shows the interaction with the built-in controllers. In every case assert outcomes (the state of the world)
+with eventually/consistently, not calls. Notebook 00 runs the same code on each backend and says what envtest
+cannot show; the labs are graded that way. Section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "fake clients miss real API behaviour",
+        terms: ["fake", "re-implement", "conflict", "validation"],
+      },
+      {
+        point: "envtest: real apiserver, no built-in controllers",
+        terms: ["envtest", "garbage", "no controller"],
+      },
+      { point: "kind: a full cluster, slower", terms: ["kind", "slow", "full cluster", "whole cluster"] },
+      {
+        point: "assert outcomes with eventually/consistently",
+        terms: ["eventually", "consistently", "outcome", "state"],
+      },
+    ],
+  },
+  {
+    id: "12-update-patch-apply",
+    notebook,
+    section,
+    topic: "api-basics",
+    difficulty: "advanced",
+    question:
+      "When would a controller use Update, a merge or JSON patch, or server-side apply? What does field ownership buy you?",
+    answer: `Update (PUT) replaces the whole object and carries the resourceVersion it was read at: right when the new
+value depends on the whole current object, because a 409 tells you someone changed it first. A merge or JSON patch
+changes only the named fields and, without a resourceVersion, never conflicts: right for a field you alone own
+(notebook 11 fixes a 409 storm that way), but it overwrites blindly.
+
+Server-side apply sends the fields you want to own; the server records owners per field (managedFields), merges your
+intent with others', and reports a conflict only when two managers claim the same field. Controllers that share an
+object with users or other controllers avoid both lost updates and 409 storms that way, and removing a field from
+your applied config removes it from the object. Section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "update: whole object, resourceVersion, 409 on change",
+        terms: ["whole object", "resourceversion", "409"],
+      },
+      { point: "patch: only named fields, no precondition", terms: ["patch", "only", "field"] },
+      {
+        point: "server-side apply: managedFields, conflicts per field",
+        terms: ["server-side apply", "managedfields", "owner"],
+      },
+    ],
+  },
+  {
+    id: "12-generation-observed",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "intermediate",
+    question:
+      "What is the difference between metadata.generation, metadata.resourceVersion and status.observedGeneration?",
+    answer: `resourceVersion changes on every write to the object, spec, status or metadata: it is the version of the
+object in the store, used for optimistic concurrency and watches. generation is a counter the server increments only
+when the spec changes (for resources with a status subresource), so it counts changes of intent.
+observedGeneration is written by the controller into status: the generation it last acted on.
+
+Together they answer "has the controller seen my latest change?": observedGeneration equal to generation means the
+status describes the current spec; smaller means the controller has not caught up, so a Ready condition is about an
+older spec (notebook 06). They also let a controller ignore its own status writes, since those change
+resourceVersion but not generation. Section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "resourceVersion changes on every write",
+        terms: ["every write", "any write", "every change"],
+      },
+      { point: "generation counts spec changes", terms: ["spec"] },
+      {
+        point: "observedGeneration: what the controller last acted on",
+        terms: ["acted", "last", "observed"],
+      },
+      {
+        point: "equal means status describes the current spec",
+        terms: ["caught up", "current spec", "equal"],
+      },
+    ],
+  },
+  {
+    id: "12-status-subresource",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "intermediate",
+    question: "Why is status a separate subresource, and what does a controller need to write it?",
+    answer: `Spec is the user's intent, status is the controller's report, and different actors own them. With the
+/status subresource, a write to the main resource ignores status and a write to /status ignores spec, so a user's
+apply cannot wipe the status and a controller's status update cannot change the spec by accident. It also lets RBAC
+separate them: users may edit the resource but not \`resource/status\`; the controller needs \`update\` or \`patch\` on
+\`<resource>/status\`, in addition to get, list and watch on the resource.
+
+And since status writes do not bump generation, observedGeneration can say which spec a status describes
+(notebook 06). Section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "spec is intent, status is the report; different owners",
+        terms: ["intent", "report", "owner"],
+      },
+      { point: "writes to one ignore the other", terms: ["ignore", "cannot wipe", "separate"] },
+      { point: "RBAC on resource/status", terms: ["rbac", "/status", "permission"] },
+      { point: "status writes do not bump generation", terms: ["generation"] },
+    ],
+  },
+  {
+    id: "12-mutating-cache",
+    notebook,
+    section,
+    topic: "cache",
+    difficulty: "intermediate",
+    question: "Why must a reconcile never modify an object it got from the informer's cache?",
+    answer: `The cache hands out the very object it stores, shared by every handler and lister in the process (one
+shared informer, notebook 03). Changing it in place changes what every other reader sees, makes the cache disagree
+with the server until the next event overwrites it, and can hide a change you meant to write (you compare the object
+with itself). In Go it is also a data race.
+
+So copy first (client-go's \`DeepCopy\`, a structured clone or spread here), change the copy and send the copy;
+the cache changes when the watch event for your write arrives, which is also why a read right after a write may
+still show the old value (notebook 02). Section 5 collects this question.`,
+    keyPoints: [
+      { point: "the cache returns shared objects", terms: ["shared", "same object", "every reader"] },
+      { point: "mutation corrupts what others read / races", terms: ["corrupt", "race", "disagree"] },
+      { point: "deep copy before changing", terms: ["deepcopy", "deep copy", "copy"] },
+    ],
+  },
+  {
+    id: "12-map-child-events",
+    notebook,
+    section,
+    topic: "informer",
+    difficulty: "intermediate",
+    question: "Your controller creates child objects. How do events on a child get the parent reconciled?",
+    answer: `Watch the child resource too and map each child event to the key of its parent. With owner references
+this is mechanical: read the child's controller ownerReference, check the kind, and enqueue the owner's
+namespace/name (controller-runtime's \`Owns()\` / \`EnqueueRequestForOwner\`). Without an owner reference (a
+cross-namespace or external relationship), use a label carrying the parent's name or an index on a field and a map
+function that finds the parents to enqueue.
+
+The parent's reconcile then recomputes everything, so it does not matter which child changed or how
+(level-triggered, notebook 05); notebook 08 shows the owner references and the capstone (notebook 10) wires the
+child informer. Section 5 collects this question.`,
+    keyPoints: [
+      { point: "watch the children too", terms: ["watch the child", "child informer", "owns", "watch"] },
+      {
+        point: "map via the controller ownerReference to the parent key",
+        terms: ["ownerreference", "owner"],
+      },
+      {
+        point: "labels or an index when there is no owner reference",
+        terms: ["label", "index", "map function"],
+      },
+      { point: "the parent reconcile recomputes everything", terms: ["level", "recompute", "everything"] },
+    ],
+  },
+  {
+    id: "12-non-leaders",
+    notebook,
+    section,
+    topic: "leader-election",
+    difficulty: "advanced",
+    question:
+      "Why run three replicas with leader election instead of one replica, and what still runs on the replicas that do not lead?",
+    answer: `One replica is down for as long as a restart takes: reschedule, image pull, start, a full LIST to sync the
+caches. With standbys, a new leader takes over after the lease expires (notebook 09), and standbys can keep warm
+caches so they reconcile almost at once. Leader election is not for throughput: only the leader reconciles.
+
+Non-leaders can still run what is safe in parallel: informers and caches (warm for takeover), webhooks (admission
+and conversion must answer on every replica), metrics and health endpoints. They must not write as the controller.
+The cost is a failover delay of up to the lease duration, and a leader that cannot renew must stop acting before its
+lease runs out. Section 5 collects this question.`,
+    keyPoints: [
+      { point: "faster failover than a restart", terms: ["failover", "restart", "takeover"] },
+      { point: "only the leader reconciles; not for throughput", terms: ["only the leader", "throughput"] },
+      { point: "non-leaders keep caches warm and serve webhooks", terms: ["cache", "webhook", "warm"] },
+      { point: "a leader that cannot renew must stop", terms: ["renew", "stop"] },
+    ],
+  },
+  {
+    id: "12-design-secret-copier",
+    notebook,
+    section,
+    topic: "reconcile",
+    difficulty: "advanced",
+    question:
+      "Design a controller that copies a Secret into every namespace labelled `team=payments` and keeps the copies in sync. What do you watch, what is the key, and what goes wrong?",
+    answer: `Watch three things with shared informers: the source Secret, Namespaces (with the label selector) and the
+copies (labelled as ours). Pick one key for the whole job, or one key per target namespace: per namespace keeps each
+reconcile small and lets a failure in one namespace retry alone. The reconcile for a namespace reads the source and
+the copy from the cache and creates or updates the copy only if it differs (no hot loop, notebook 11); copies in
+namespaces that lost the label are deleted. Map every event to keys: a source change enqueues every labelled
+namespace, a namespace or copy change enqueues that namespace.
+
+What goes wrong: a stale cache right after your create (AlreadyExists: treat it as success), a user editing a copy
+(level-triggered repair), namespaces being deleted (skip those Terminating), and cleanup when the source goes (an
+owner reference cannot cross namespaces, so use a finalizer on the source or a label-driven sweep). Section 5
+collects this question.`,
+    keyPoints: [
+      { point: "watch source, namespaces and copies", terms: ["namespace", "source", "copies", "watch"] },
+      { point: "a clear key (per namespace) and event mapping", terms: ["key", "per namespace", "enqueue"] },
+      { point: "write only when different", terms: ["differ", "only if", "no-op", "hot loop"] },
+      {
+        point: "cleanup across namespaces needs a finalizer or sweep, not owner references",
+        terms: ["finalizer", "cross namespace", "cannot cross", "sweep"],
+      },
+    ],
+  },
+]);
