@@ -90,7 +90,23 @@ describe("workbook quiz", () => {
     expect(text).toMatch(/you covered 0\/\d key points in 45 s \(over time\)/);
     expect(text).toContain("model answer:");
     expect(text).toContain("== interview summary ==");
-    expect(text).toMatch(/review:\n {2}notebooks\/00-cluster\.ipynb\n {4}section \d+\. /);
+    expect(text).toMatch(/review:\n {2}notebooks\/\d\d-[a-z0-9-]+\.ipynb\n {4}section \d+\. /);
+  });
+
+  it("--interview N through the real CLI with piped input: N questions, mixed topics, a review list", () => {
+    const root = projectRoot();
+    const run = spawnSync(
+      process.execPath,
+      [join(root, "dist", "cli", "main.js"), "quiz", "--interview", "3", "--seed", "21"],
+      { encoding: "utf8", input: ["a watch", "", "", "a cache", ""].join("\n"), timeout: 30_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const asked = [...run.stdout.matchAll(/^\[(\d)\/3\] (\S+) · (\S+) · (\S+)$/gm)];
+    expect(asked.map((m) => m[1])).toEqual(["1", "2", "3"]);
+    expect(new Set(asked.map((m) => m[3])).size, "three different topics").toBe(3);
+    expect(run.stdout).toContain("== interview summary ==");
+    for (const m of asked) expect(run.stdout).toMatch(new RegExp(`\\d\\. ${m[2]}: \\d+/\\d+ key points`));
+    expect(run.stdout).toMatch(/review:\n {2}notebooks\/\d\d-[a-z0-9-]+\.ipynb\n {4}section \d+\. /);
   });
 
   it("an answer that names the key points is credited", async () => {
