@@ -11,12 +11,17 @@ import { type QuestionFilter, selectQuestions } from "./select.js";
 /** The marker before each rendered question; the consistency test reads the ids back from it. */
 export const QUESTION_MARKER = /<!-- question: ([A-Za-z0-9._-]+) -->/g;
 
+/** A section title as its heading renders: inline code and bold markers removed (`` `x` `` and `**x**` read x). */
+export function renderedSectionTitle(section: string): string {
+  return section.replace(/`|\*\*/g, "").trim();
+}
+
 /**
  * A markdown link to the notebook section that demonstrates `question`, relative to the notebooks folder:
- * JupyterLab opens the notebook at the heading (its anchor is the heading text with spaces as dashes).
+ * JupyterLab opens the notebook at the heading (its anchor is the rendered heading text with spaces as dashes).
  */
 export function sectionLink(question: Question): string {
-  const anchor = `${question.section}`.replace(/ /g, "-");
+  const anchor = renderedSectionTitle(question.section).replace(/ /g, "-");
   return `[${question.notebook}, section ${question.section}](${question.notebook}.ipynb#${encodeURI(anchor)})`;
 }
 

@@ -5,6 +5,8 @@ import {
   QUESTION_BANK,
   type Question,
   renderBankByTopic,
+  renderedSectionTitle,
+  sectionLink,
   showBankByTopic,
 } from "../../../src/questions/index.js";
 
@@ -74,5 +76,14 @@ describe("the bank by topic", () => {
     let text = "";
     showBankByTopic(sample, { display: null, write: (t) => (text += t) });
     expect(text).toContain("<b>watch</b>");
+  });
+
+  it("links to a section by its rendered title: inline code and bold markers are not in the anchor", () => {
+    expect(renderedSectionTitle("4. Foreground deletion and `blockOwnerDeletion`")).toBe(
+      "4. Foreground deletion and blockOwnerDeletion",
+    );
+    expect(renderedSectionTitle("2. The **real** one ")).toBe("2. The real one");
+    const q = { ...question("08-x", "deletion", "basic"), section: "4. Use `finalizer()`" };
+    expect(sectionLink(q)).toBe("[08-demo, section 4. Use `finalizer()`](08-demo.ipynb#4.-Use-finalizer())");
   });
 });
