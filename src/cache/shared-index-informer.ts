@@ -43,6 +43,11 @@ export interface SharedIndexInformerOptions<T> {
 export interface ResourceEventHandlerRegistration {
   /** True when the informer has synced and this handler has processed every object of its initial list. */
   hasSynced(): boolean;
+  /**
+   * Notifications waiting in this handler's own buffer (client-go keeps this buffer private; the workbook shows
+   * it so a notebook can draw how far a slow handler lags). 0 once the handler has caught up.
+   */
+  pending(): number;
 }
 
 /** Per-listener bookkeeping: due for resync now?, and its running loop. */
@@ -163,7 +168,10 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
       () => this.hasSynced(),
       (err, operation) => this.report(err, operation),
     );
-    const registration: ResourceEventHandlerRegistration = { hasSynced: () => listener.hasSynced() };
+    const registration: ResourceEventHandlerRegistration = {
+      hasSynced: () => listener.hasSynced(),
+      pending: () => listener.pending(),
+    };
     this.registrations.set(registration, listener);
     this.listeners.set(listener, { syncing: true });
     if (this.started) {

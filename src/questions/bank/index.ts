@@ -6,6 +6,7 @@
 import type { Question } from "../question.js";
 import { cluster00 } from "./00-cluster.js";
 import { watchVsPoll01 } from "./01-watch-vs-poll.js";
+import { sharedInformer03 } from "./03-shared-informer.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
@@ -16,6 +17,7 @@ import { interview12 } from "./12-interview-preparation.js";
 export const QUESTION_BANK: readonly Question[] = [
   ...cluster00,
   ...watchVsPoll01,
+  ...sharedInformer03,
   ...reconcile05,
   ...finalizers07,
   ...ownersAndGc08,

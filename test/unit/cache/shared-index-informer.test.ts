@@ -118,20 +118,22 @@ describe("SharedIndexInformer", () => {
   it("a handler that never returns does not hold back the cache or other handlers, and stop still completes", async () => {
     const { lw, informer } = rig();
     const stuckCalls: string[] = [];
-    informer.addEventHandler({
+    const stuckReg = informer.addEventHandler({
       onAdd: (o) => {
         stuckCalls.push(o.metadata!.name!);
         return new Promise<void>(() => {});
       },
     });
     const good = recorder();
-    informer.addEventHandler(good);
+    const goodReg = informer.addEventHandler(good);
     informer.start();
     await flushMicrotasks();
     for (let i = 0; i < 5; i++) lw.create(`cm-${i}`);
     await flushMicrotasks();
     expect(good.events).toHaveLength(5);
     expect(stuckCalls).toEqual(["cm-0"]);
+    // The stuck handler's own buffer holds the other four; the good handler's is empty.
+    expect([stuckReg.pending(), goodReg.pending()]).toEqual([4, 0]);
     expect(informer.getIndexer().size).toBe(5);
     await informer.stop();
     expect(lw.openWatches).toBe(0);
