@@ -45,17 +45,30 @@ export class FakeCloudError extends Error {
   }
 }
 
+/**
+ * The fake cloud's error behind `err`, if it is one. Recognised by class, or by name and fields when the
+ * package is loaded twice (a grader importing the sources, a lab importing the build): two copies of the
+ * class, one kind of error, as an SDK's errors are recognised by their code rather than their prototype.
+ */
+function asCloudError(err: unknown): Pick<FakeCloudError, "code" | "retryable"> | undefined {
+  if (err instanceof FakeCloudError) return err;
+  if (!err || typeof err !== "object") return undefined;
+  const e = err as { name?: unknown; code?: unknown; retryable?: unknown };
+  if (e.name !== "FakeCloudError" || typeof e.code !== "string" || !(e.code in STATUS)) return undefined;
+  return { code: e.code as CloudErrorCode, retryable: e.retryable === true };
+}
+
 /** True when `err` is the fake cloud's 404: the bucket is not there (already deleted, or never created). */
 export function isCloudNotFound(err: unknown): boolean {
-  return err instanceof FakeCloudError && err.code === "NotFound";
+  return asCloudError(err)?.code === "NotFound";
 }
 
 /** True when `err` is the fake cloud's 409 on create: a bucket with that name exists already. */
 export function isCloudAlreadyExists(err: unknown): boolean {
-  return err instanceof FakeCloudError && err.code === "AlreadyExists";
+  return asCloudError(err)?.code === "AlreadyExists";
 }
 
 /** True when `err` is a fake cloud failure worth retrying (injected 500, or 503 while down or stopped). */
 export function isCloudRetryable(err: unknown): boolean {
-  return err instanceof FakeCloudError && err.retryable;
+  return asCloudError(err)?.retryable === true;
 }

@@ -46,6 +46,24 @@ describe("FakeCloud: buckets", () => {
   });
 });
 
+describe("FakeCloud: error predicates", () => {
+  it("recognise the cloud's errors by class, or by name and code from another copy of the package", () => {
+    const copy = Object.assign(new Error("bucket gone"), { name: "FakeCloudError", code: "NotFound" });
+    expect(isCloudNotFound(copy)).toBe(true);
+    expect(isCloudAlreadyExists(copy)).toBe(false);
+    const down = Object.assign(new Error("down"), {
+      name: "FakeCloudError",
+      code: "Unavailable",
+      retryable: true,
+    });
+    expect(isCloudRetryable(down)).toBe(true);
+    expect(isCloudNotFound(Object.assign(new Error("x"), { code: "NotFound" }))).toBe(false);
+    expect(isCloudNotFound({ name: "FakeCloudError", code: "Teapot" })).toBe(false);
+    expect(isCloudNotFound(undefined)).toBe(false);
+    expect(isCloudNotFound(new FakeCloudError("NotFound", "get", "b", "gone"))).toBe(true);
+  });
+});
+
 describe("FakeCloud: counted calls", () => {
   it("counts every call by verb and records outcome and whether it changed the cloud", async () => {
     const cloud = new FakeCloud({ clock: new FakeClock(0) });
