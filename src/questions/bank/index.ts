@@ -8,6 +8,7 @@ import { cluster00 } from "./00-cluster.js";
 import { watchVsPoll01 } from "./01-watch-vs-poll.js";
 import { sharedInformer03 } from "./03-shared-informer.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
+import { status06 } from "./06-status-that-tells-the-truth.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
 import { debugging11 } from "./11-debugging-controllers.js";
@@ -19,6 +20,7 @@ export const QUESTION_BANK: readonly Question[] = [
   ...watchVsPoll01,
   ...sharedInformer03,
   ...reconcile05,
+  ...status06,
   ...finalizers07,
   ...ownersAndGc08,
   ...debugging11,
