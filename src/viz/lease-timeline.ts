@@ -113,13 +113,29 @@ export function leaseTimelineModel(spec: LeaseTimelineSpec): LeaseTimelineModel 
   const marks: LeaseTimelineMark[] = [];
   const open = new Map<string, LeaseTimelineBar>();
   const lastWrite = new Map<string, number>();
-  const pendingExpiry: Array<{ candidate: string; from: number; expires: number; released?: boolean }> = [];
+  const pendingExpiry: Array<{
+    candidate: string;
+    from: number;
+    expires: number;
+    released?: boolean;
+    /** The candidate acquired again: later writes are its new term's. */
+    closed?: boolean;
+  }> = [];
 
   for (const e of events) {
     const bar = open.get(e.candidate);
     switch (e.kind) {
       case "acquired":
       case "renewed": {
+        const left = pendingExpiry.find((p) => p.candidate === e.candidate && !p.released && !p.closed);
+        if (e.kind === "renewed" && left) {
+          // A write that lands after its writer stopped leading (a renewal that hung): it extends the lease
+          // left behind, not the leadership.
+          left.expires = Math.max(left.expires, e.at + spec.leaseDuration);
+          marks.push({ candidate: e.candidate, kind: "renewed", at: e.at });
+          break;
+        }
+        if (left) left.closed = true;
         if (!bar) {
           const opened = {
             candidate: e.candidate,

@@ -11,6 +11,7 @@ import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { status06 } from "./06-status-that-tells-the-truth.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
+import { leaderElection09 } from "./09-leader-election.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 import { interview12 } from "./12-interview-preparation.js";
 
@@ -23,6 +24,7 @@ export const QUESTION_BANK: readonly Question[] = [
   ...status06,
   ...finalizers07,
   ...ownersAndGc08,
+  ...leaderElection09,
   ...debugging11,
   ...interview12,
 ];

@@ -59,6 +59,24 @@ describe("lease timeline model", () => {
     expect(model.end).toBe(at(400));
   });
 
+  it("a renewal that lands after its writer stopped extends the lease left behind, not the leadership", () => {
+    const model = leaseTimelineModel({
+      events: [
+        { at: at(0), candidate: "a", kind: "acquired" },
+        { at: at(700), candidate: "a", kind: "stopped" },
+        { at: at(800), candidate: "a", kind: "renewed" },
+        { at: at(2_000), candidate: "b", kind: "acquired" },
+      ],
+      leaseDuration: 1_000,
+      end: at(2_500),
+    });
+    expect(model.bars.filter((b) => b.candidate === "a")).toEqual([
+      { candidate: "a", kind: "leading", from: at(0), to: at(700), renewals: 0 },
+      { candidate: "a", kind: "left-behind", from: at(700), to: at(1_800), renewals: 0 },
+    ]);
+    expect(model.overlaps).toEqual([]);
+  });
+
   it("finds the moments with two leaders", () => {
     const model = leaseTimelineModel({
       events: [
