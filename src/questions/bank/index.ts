@@ -6,6 +6,7 @@
 import type { Question } from "../question.js";
 import { cluster00 } from "./00-cluster.js";
 import { watchVsPoll01 } from "./01-watch-vs-poll.js";
+import { reflectorAndCache02 } from "./02-reflector-and-cache.js";
 import { sharedInformer03 } from "./03-shared-informer.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { status06 } from "./06-status-that-tells-the-truth.js";
@@ -19,6 +20,7 @@ import { interview12 } from "./12-interview-preparation.js";
 export const QUESTION_BANK: readonly Question[] = [
   ...cluster00,
   ...watchVsPoll01,
+  ...reflectorAndCache02,
   ...sharedInformer03,
   ...reconcile05,
   ...status06,
