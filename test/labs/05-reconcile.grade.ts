@@ -1,0 +1,354 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import { getControllerOf } from "../../src/meta/index.js";
+import {
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  installWorkbookApi,
+} from "../../src/workbook-api/index.js";
+
+type ControllerModule = typeof import("../../solutions/05-reconcile/controller.js");
+type Instance = ReturnType<ControllerModule["createReplicaController"]>;
+
+let shared: Promise<Cluster> | undefined;
+let namespaceCounter = 0;
+const namespaces: string[] = [];
+
+/** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
+function cluster(): Promise<Cluster> {
+  shared ??= (async () => {
+    const c = await startCluster();
+    await installWorkbookApi(c.kubeConfig);
+    return c;
+  })();
+  return shared;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
+class Scenario {
+  readonly reconciles: string[] = [];
+  readonly instances: Instance[] = [];
+  readonly core: CoreV1Api;
+  readonly sets: ReturnType<typeof configSetClient>;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly namespace: string,
+    private readonly mod: ControllerModule,
+  ) {
+    this.core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    this.sets = configSetClient(cluster.kubeConfig);
+  }
+
+  get kubeConfig(): KubeConfig {
+    return this.cluster.kubeConfig;
+  }
+
+  static async open(dir: string, label: string): Promise<Scenario> {
+    const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
+    const c = await cluster();
+    const namespace = `lab05-${label}-${process.pid}-${namespaceCounter++}`;
+    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    namespaces.push(namespace);
+    return new Scenario(c, namespace, mod);
+  }
+
+  async startController(): Promise<Instance> {
+    const instance = this.mod.createReplicaController({
+      kubeConfig: this.kubeConfig,
+      namespace: this.namespace,
+      onReconcile: (key) => this.reconciles.push(key),
+    });
+    this.instances.push(instance);
+    await instance.start();
+    return instance;
+  }
+
+  async createSet(name: string, replicas: number, data: Record<string, string>): Promise<ConfigSet> {
+    return this.sets.create({ metadata: { name, namespace: this.namespace }, spec: { replicas, data } });
+  }
+
+  async scale(name: string, spec: Partial<ConfigSet["spec"]>): Promise<void> {
+    await this.sets.patch(this.namespace, name, { spec });
+  }
+
+  /** ConfigMaps labelled for `name` that are not being deleted. */
+  async children(name: string): Promise<V1ConfigMap[]> {
+    const list = await this.core.listNamespacedConfigMap({
+      namespace: this.namespace,
+      labelSelector: `${CONFIGSET_LABEL}=${name}`,
+    });
+    return list.items.filter((cm) => !cm.metadata?.deletionTimestamp);
+  }
+
+  /** Edits the data of one child by hand, as a user would (re-read and retry on 409). */
+  async deface(name: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const [child] = await this.children(name);
+      try {
+        await this.core.replaceNamespacedConfigMap({
+          name: child!.metadata!.name!,
+          namespace: this.namespace,
+          body: { ...child!, data: { color: "defaced" } },
+        });
+        return;
+      } catch (err) {
+        if ((err as { code?: number }).code !== 409 || attempt > 10) throw err;
+      }
+    }
+  }
+
+  /** Why `name` has not converged (undefined once it has). */
+  async notConverged(name: string): Promise<string | undefined> {
+    const cs = await this.sets.get(this.namespace, name);
+    const kids = await this.children(name);
+    const orphans = kids.filter((cm) => getControllerOf(cm)?.uid !== cs.metadata.uid);
+    if (orphans.length > 0)
+      return `${orphans.length} of ${kids.length} children have no controller ownerReference to the ConfigSet`;
+    if (kids.length !== cs.spec.replicas)
+      return `${kids.length} children, spec.replicas is ${cs.spec.replicas}`;
+    const want = JSON.stringify(Object.entries(cs.spec.data ?? {}).sort());
+    const stale = kids.filter((cm) => JSON.stringify(Object.entries(cm.data ?? {}).sort()) !== want);
+    if (stale.length > 0) return `${stale.length} children do not carry data equal to spec.data`;
+    return undefined;
+  }
+
+  /** Polls until `name` has converged; fails with the last reason after `timeout` ms. */
+  async waitConverged(name: string, timeout = 8000): Promise<void> {
+    let why: string | undefined = "not checked yet";
+    try {
+      await eventually(
+        async () => {
+          why = await this.notConverged(name);
+          return why === undefined;
+        },
+        { timeout, interval: 50 },
+      );
+    } catch {
+      const seen = this.reconciles.length;
+      throw new Error(`after ${timeout} ms: ${why} (${seen} reconciles reported through onReconcile)`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
+  }
+}
+
+/** Runs `body` in a fresh scenario and always stops the controllers. */
+async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
+  const s = await Scenario.open(dir, label);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** GET and LIST requests for ConfigSets and ConfigMaps the embedded server answered so far. */
+function readRequests(c: Cluster): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => (r.verb === "get" || r.verb === "list") && /^(configsets|configmaps)$/.test(r.resource))
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** Write requests (create, update, patch, delete) for ConfigMaps and ConfigSets so far. */
+function writeRequests(c: Cluster): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => ["create", "update", "patch", "delete"].includes(r.verb))
+    .filter((r) => /^(configsets|configmaps)/.test(r.resource))
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** Grader of labs/05-reconcile: the ConfigSet replica controller, graded on outcomes against a cluster. */
+export default defineLab({
+  title: "the ConfigSet replica controller",
+  async checks(dir) {
+    return [
+      {
+        requirement:
+          "a new ConfigSet converges: spec.replicas ConfigMaps labelled workbook.dev/configset=<name>, each with a controller ownerReference to the ConfigSet and data equal to spec.data",
+        hint: "list children from the cache by label; create the missing ones with setControllerReference and spec.data",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "new", async (s) => {
+            await s.startController();
+            await s.createSet("web", 3, { color: "blue" });
+            await s.waitConverged("web");
+          }),
+      },
+      {
+        requirement:
+          "missing, extra and drifted children converge: scale up and down, a child deleted or edited by hand is restored",
+        hint: "a ConfigMap event must enqueue the key of the ConfigSet its label names, or nobody notices a child deleted by hand",
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "drift", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2, { color: "blue" });
+            await s.waitConverged("web");
+            await s.scale("web", { replicas: 5 });
+            await s.waitConverged("web");
+            await s.scale("web", { replicas: 1, data: { color: "green" } });
+            await s.waitConverged("web");
+            await s.deface("web");
+            await s.waitConverged("web");
+            const [again] = await s.children("web");
+            await s.core.deleteNamespacedConfigMap({ name: again!.metadata!.name!, namespace: s.namespace });
+            await s.waitConverged("web");
+          }),
+      },
+      {
+        requirement:
+          "labelled ConfigMaps that exist before the controller starts are adopted (same UIDs, ownerReference added, data fixed) and extras deleted, never deleted and recreated",
+        hint: "count every labelled child without a controller as yours: set the ownerReference and data with an update instead of deleting it",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "adopt", async (s) => {
+            await s.createSet("web", 2, { color: "blue" });
+            const before: string[] = [];
+            for (const [i, color] of ["blue", "red", "blue", "blue"].entries()) {
+              const made = await s.core.createNamespacedConfigMap({
+                namespace: s.namespace,
+                body: {
+                  metadata: { name: `existing-${i}`, labels: { [CONFIGSET_LABEL]: "web" } },
+                  data: { color },
+                },
+              });
+              before.push(made.metadata?.uid ?? "");
+            }
+            await s.startController();
+            await s.waitConverged("web");
+            const after = (await s.children("web")).map((cm) => cm.metadata?.uid ?? "");
+            const recreated = after.filter((uid) => !before.includes(uid));
+            if (recreated.length > 0)
+              throw new Error(
+                `${recreated.length} of the 2 children are new objects (UIDs changed): adopt the existing ones instead`,
+              );
+          }),
+      },
+      {
+        requirement:
+          "converges although watch events are lost: watches dropped and history compacted (410 Expired) while the spec changes and a child is deleted",
+        hint: "reconcile from the caches by key, never from the content of one event; the informer relists after a 410",
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "dropped", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2, { color: "blue" });
+            await s.waitConverged("web");
+            const faults = s.cluster.instruments?.faults;
+            faults?.dropWatches();
+            await s.scale("web", { replicas: 4 });
+            const [child] = await s.children("web");
+            await s.core.deleteNamespacedConfigMap({ name: child!.metadata!.name!, namespace: s.namespace });
+            faults?.compactHistory();
+            faults?.dropWatches();
+            await s.waitConverged("web", 10_000);
+          }),
+      },
+      {
+        requirement:
+          "a restart half way through a scale-up: a new instance finishes the job, keeps every child the first one made (UIDs compared) and makes no duplicates",
+        hint: "the new instance starts with an empty memory: everything it needs must come from the caches (labels, ownerReferences)",
+        timeout: 30_000,
+        run: () =>
+          withScenario(dir, "restart", async (s) => {
+            const first = await s.startController();
+            const faults = s.cluster.instruments?.faults;
+            faults?.latency(150, "create");
+            try {
+              await s.createSet("web", 8, { color: "blue" });
+              await eventually(async () => (await s.children("web")).length >= 2, {
+                timeout: 8000,
+                interval: 20,
+                description: "the first instance created 2 children",
+              });
+              await first.stop();
+            } finally {
+              faults?.latency(0, "create");
+            }
+            const made = (await s.children("web")).map((cm) => cm.metadata?.uid ?? "");
+            await s.startController();
+            await s.waitConverged("web", 10_000);
+            const after = (await s.children("web")).map((cm) => cm.metadata?.uid ?? "");
+            const lost = made.filter((uid) => !after.includes(uid));
+            if (lost.length > 0)
+              throw new Error(
+                `${lost.length} of the ${made.length} children made before the restart were replaced`,
+              );
+            await consistently(async () => (await s.children("web")).length === 8, {
+              duration: 1000,
+              interval: 100,
+              description: "exactly 8 children",
+            });
+          }),
+      },
+      {
+        requirement:
+          "no hot loop: once converged, at most 2 reconciles and no writes in 2 s while nothing changes",
+        hint: "write only what differs: an update that changes nothing still comes back as an event, and so does every create",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "hotloop", async (s) => {
+            await s.startController();
+            await s.createSet("web", 3, { color: "blue" });
+            await s.waitConverged("web");
+            await sleep(300);
+            const before = s.reconciles.length;
+            const writesBefore = writeRequests(s.cluster);
+            if (before === 0) throw new Error("no reconcile was reported: call options.onReconcile(key)");
+            await consistently(() => s.reconciles.length - before <= 2, {
+              duration: 2000,
+              interval: 50,
+              description: "at most 2 reconciles",
+            }).catch(() => {
+              throw new Error(`${s.reconciles.length - before} reconciles in 2 s while nothing changed`);
+            });
+            const writes = writeRequests(s.cluster);
+            if (writes !== undefined && writesBefore !== undefined && writes > writesBefore)
+              throw new Error(`${writes - writesBefore} writes in 2 s while nothing changed`);
+          }),
+      },
+      {
+        requirement:
+          "watches instead of polling: while idle, no GET or LIST of ConfigSets or ConfigMaps in 2 s (request counts of the embedded server)",
+        hint: "read through informers (one LIST, then a WATCH) instead of asking the API server in a loop",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "poll", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2, { color: "blue" });
+            await s.waitConverged("web");
+            await sleep(300);
+            const before = readRequests(s.cluster);
+            await sleep(2000);
+            const after = readRequests(s.cluster);
+            if (before === undefined || after === undefined) {
+              if (s.reconciles.length === 0)
+                throw new Error("no reconcile was reported: call options.onReconcile(key)");
+              return; // no request metrics on this backend: converging is all that can be checked here
+            }
+            if (after > before) throw new Error(`${after - before} GET/LIST requests in 2 s while idle`);
+          }),
+      },
+    ];
+  },
+  async teardown() {
+    const c = await shared;
+    if (!c) return;
+    const core = c.kubeConfig.makeApiClient(CoreV1Api);
+    for (const ns of namespaces) await core.deleteNamespace({ name: ns }).catch(() => {});
+    await c.stop();
+  },
+});
