@@ -1,0 +1,309 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
+import { isNotFound } from "../../src/apimachinery/index.js";
+import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { defineLab, eventually } from "../../src/grading/index.js";
+import { ownerReferenceTo } from "../../src/meta/index.js";
+import { type ConfigSet, configSetClient, installWorkbookApi } from "../../src/workbook-api/index.js";
+
+type CollectorModule = typeof import("../../solutions/08-garbage-collection/collector.js");
+type Collector = ReturnType<CollectorModule["createCollector"]>;
+
+const HOLD = "example.com/hold";
+const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+let shared: Promise<Cluster> | undefined;
+let namespaceCounter = 0;
+
+/**
+ * One cluster for every check this worker runs, its built-in garbage collector switched off (ignored by
+ * envtest, which has none), with the workbook's CRDs installed.
+ */
+function cluster(): Promise<Cluster> {
+  shared ??= (async () => {
+    const c = await startCluster({ embedded: { controllers: { garbageCollector: false } } });
+    await installWorkbookApi(c.kubeConfig);
+    return c;
+  })();
+  return shared;
+}
+
+interface ChildSpec {
+  /** Keep the child Terminating with a finalizer of the grader's until released. */
+  hold?: boolean;
+  /** blockOwnerDeletion of its reference (default true, as setControllerReference writes it). */
+  block?: boolean;
+}
+
+/** One check's world: a fresh namespace with the lab's collector running in it. */
+class Scenario {
+  private collector: Collector | undefined;
+
+  private constructor(
+    private readonly c: Cluster,
+    readonly namespace: string,
+  ) {}
+
+  static async open(dir: string, label: string): Promise<Scenario> {
+    const mod = (await import(pathToFileURL(join(dir, "collector.js")).href)) as CollectorModule;
+    const c = await cluster();
+    const namespace = `lab08-${label}-${process.pid}-${namespaceCounter++}`;
+    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const s = new Scenario(c, namespace);
+    s.collector = mod.createCollector({ kubeConfig: c.kubeConfig, namespace });
+    await s.collector.start();
+    return s;
+  }
+
+  get core(): CoreV1Api {
+    return this.c.kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  get sets() {
+    return configSetClient(this.c.kubeConfig);
+  }
+
+  /** A ConfigSet and its children `<name>-<i>`, each with a controller reference (plus `extraOwners`). */
+  async family(name: string, children: ChildSpec[], extraOwners: ConfigSet[] = []): Promise<ConfigSet> {
+    const owner = await this.sets.create({
+      metadata: { name, namespace: this.namespace },
+      spec: { replicas: children.length },
+    });
+    for (const [i, child] of children.entries()) {
+      const ref = ownerReferenceTo(owner, { controller: true, blockOwnerDeletion: child.block ?? true });
+      const others = extraOwners.map((o) => ownerReferenceTo(o, { blockOwnerDeletion: true }));
+      await this.core.createNamespacedConfigMap({
+        namespace: this.namespace,
+        body: {
+          metadata: {
+            name: `${name}-${i}`,
+            ownerReferences: [ref, ...others],
+            finalizers: child.hold ? [HOLD] : [],
+          },
+        },
+      });
+    }
+    return owner;
+  }
+
+  async child(name: string): Promise<V1ConfigMap | undefined> {
+    try {
+      return await this.core.readNamespacedConfigMap({ name, namespace: this.namespace });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async owner(name: string): Promise<ConfigSet | undefined> {
+    try {
+      return await this.sets.get(this.namespace, name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Names of the ConfigMaps left in the namespace (the root CA ConfigMap of real clusters excluded). */
+  async childNames(): Promise<string[]> {
+    const list = await this.core.listNamespacedConfigMap({ namespace: this.namespace });
+    return list.items
+      .map((cm) => cm.metadata?.name ?? "")
+      .filter((n) => n !== "kube-root-ca.crt")
+      .sort();
+  }
+
+  async release(name: string): Promise<void> {
+    await this.core.patchNamespacedConfigMap(
+      { name, namespace: this.namespace, body: { metadata: { finalizers: null } } },
+      merge,
+    );
+  }
+
+  /** Polls `condition` (a reason while unmet, undefined once met); fails with the last reason. */
+  async until(what: string, condition: () => Promise<string | undefined>, timeout = 5000): Promise<void> {
+    let why: string | undefined = "not checked yet";
+    try {
+      await eventually(
+        async () => {
+          why = await condition();
+          return why === undefined;
+        },
+        { timeout, interval: 50 },
+      );
+    } catch {
+      throw new Error(`${what}: still not the case after ${timeout} ms: ${why}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.collector?.stop();
+    // Let everything go so the namespace can be deleted later: drop the grader's own holds.
+    for (const name of await this.childNames()) {
+      const cm = await this.child(name);
+      if (cm?.metadata?.finalizers?.includes(HOLD)) await this.release(name).catch(() => undefined);
+    }
+  }
+}
+
+async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
+  const s = await Scenario.open(dir, label);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** Grader of labs/08-garbage-collection: background, foreground and orphan for ConfigSets, collector off. */
+export default defineLab({
+  title: "a garbage collector for ConfigSets",
+  async checks(dir) {
+    return [
+      {
+        requirement:
+          "background: when a ConfigSet is deleted, its children are deleted after it, and the children of another ConfigSet stay",
+        hint: "in reconcileChild, GET each ConfigSet the child references; when none exists, delete the child",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "background", async (s) => {
+            await s.family("web", [{}, {}]);
+            await s.family("api", [{}]);
+            await s.sets.delete(s.namespace, "web", { propagationPolicy: "Background" });
+            await s.until("web's children deleted", async () => {
+              const left = await s.childNames();
+              return left.join(",") === "api-0" ? undefined : `ConfigMaps left: ${left.join(", ")}`;
+            });
+            if (!(await s.owner("api"))) throw new Error("ConfigSet api was deleted too");
+          }),
+      },
+      {
+        requirement:
+          "owners are matched by uid: a child that references an existing ConfigSet by name but with an old uid is deleted",
+        hint: "compare the uid of the ConfigSet you GET with the uid in the reference: same name, other uid = gone",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "uid", async (s) => {
+            const live = await s.sets.create({
+              metadata: { name: "web", namespace: s.namespace },
+              spec: { replicas: 0 },
+            });
+            const stale = {
+              ...ownerReferenceTo(live, { controller: true }),
+              uid: "00000000-0000-4000-8000-000000000000",
+            };
+            await s.core.createNamespacedConfigMap({
+              namespace: s.namespace,
+              body: { metadata: { name: "stale-child", ownerReferences: [stale] } },
+            });
+            await s.core.createNamespacedConfigMap({
+              namespace: s.namespace,
+              body: {
+                metadata: {
+                  name: "live-child",
+                  ownerReferences: [ownerReferenceTo(live, { controller: true })],
+                },
+              },
+            });
+            await s.until("stale-child deleted", async () =>
+              (await s.child("stale-child")) ? "stale-child still exists" : undefined,
+            );
+            if (!(await s.child("live-child")))
+              throw new Error("live-child, owned by the live ConfigSet, was deleted");
+          }),
+      },
+      {
+        requirement:
+          "foreground: the ConfigSet stays with foregroundDeletion until its blocking children are gone, and goes afterwards",
+        hint: "delete the children first; remove foregroundDeletion only when no child with blockOwnerDeletion is left",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "foreground", async (s) => {
+            await s.family("db", [{ hold: true }, {}]);
+            await s.sets.delete(s.namespace, "db", { propagationPolicy: "Foreground" });
+            await s.until("db-1 deleted and db-0 Terminating", async () => {
+              const held = await s.child("db-0");
+              if (!held?.metadata?.deletionTimestamp) return "db-0 has no deletionTimestamp";
+              return (await s.child("db-1")) ? "db-1 still exists" : undefined;
+            });
+            await new Promise((r) => setTimeout(r, 300));
+            const waiting = await s.owner("db");
+            if (!waiting) throw new Error("db went away while its blocking child db-0 was still there");
+            if (!waiting.metadata.finalizers?.includes("foregroundDeletion"))
+              throw new Error(`db's finalizers are ${JSON.stringify(waiting.metadata.finalizers)}`);
+            await s.release("db-0");
+            await s.until("db gone after its last blocking child", async () =>
+              (await s.owner("db")) ? "db still exists" : undefined,
+            );
+          }),
+      },
+      {
+        requirement:
+          "foreground waits only for blocking children: a held child without blockOwnerDeletion does not keep the ConfigSet",
+        hint: "only references with blockOwnerDeletion: true hold the owner; others are deleted but not waited for",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "nonblocking", async (s) => {
+            await s.family("cache", [{ hold: true, block: false }]);
+            await s.sets.delete(s.namespace, "cache", { propagationPolicy: "Foreground" });
+            await s.until("cache gone", async () =>
+              (await s.owner("cache")) ? "cache still exists" : undefined,
+            );
+            const held = await s.child("cache-0");
+            if (!held?.metadata?.deletionTimestamp) throw new Error("cache-0 was never deleted");
+          }),
+      },
+      {
+        requirement:
+          "orphan: the children survive with the same uids and no reference to the ConfigSet, and the ConfigSet is gone",
+        hint: "remove the owner's reference from each child first, then the orphan finalizer from the owner",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "orphan", async (s) => {
+            const owner = await s.family("logs", [{}, {}]);
+            const before = (await Promise.all(["logs-0", "logs-1"].map((n) => s.child(n)))).map(
+              (c) => c?.metadata?.uid,
+            );
+            await s.sets.delete(s.namespace, "logs", { propagationPolicy: "Orphan" });
+            await s.until("logs gone", async () =>
+              (await s.owner("logs")) ? "logs still exists" : undefined,
+            );
+            await new Promise((r) => setTimeout(r, 300));
+            for (const [i, name] of ["logs-0", "logs-1"].entries()) {
+              const child = await s.child(name);
+              if (!child) throw new Error(`${name} was deleted`);
+              if (child.metadata?.uid !== before[i]) throw new Error(`${name} was recreated (new uid)`);
+              if (child.metadata?.ownerReferences?.some((r) => r.uid === owner.metadata.uid))
+                throw new Error(`${name} still references logs`);
+            }
+          }),
+      },
+      {
+        requirement: "orphan keeps other owners: a child's reference to a second ConfigSet survives",
+        hint: "filter out only the references whose uid is the deleted owner's",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "second-owner", async (s) => {
+            const keeper = await s.sets.create({
+              metadata: { name: "keeper", namespace: s.namespace },
+              spec: { replicas: 0 },
+            });
+            await s.family("tmp", [{}], [keeper]);
+            await s.sets.delete(s.namespace, "tmp", { propagationPolicy: "Orphan" });
+            await s.until("tmp gone", async () => ((await s.owner("tmp")) ? "tmp still exists" : undefined));
+            await new Promise((r) => setTimeout(r, 300));
+            const child = await s.child("tmp-0");
+            if (!child) throw new Error("tmp-0 was deleted");
+            const uids = (child.metadata?.ownerReferences ?? []).map((r) => r.uid);
+            if (uids.join(",") !== keeper.metadata.uid)
+              throw new Error(`tmp-0's owners are ${JSON.stringify(uids)}, want only keeper's uid`);
+          }),
+      },
+    ];
+  },
+  async teardown() {
+    const c = await shared;
+    await c?.stop();
+  },
+});
