@@ -13,6 +13,7 @@ import { status06 } from "./06-status-that-tells-the-truth.js";
 import { finalizers07 } from "./07-finalizers.js";
 import { ownersAndGc08 } from "./08-owners-and-garbage-collection.js";
 import { leaderElection09 } from "./09-leader-election.js";
+import { capstone10 } from "./10-capstone-operator.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 import { interview12 } from "./12-interview-preparation.js";
 
@@ -27,6 +28,7 @@ export const QUESTION_BANK: readonly Question[] = [
   ...finalizers07,
   ...ownersAndGc08,
   ...leaderElection09,
+  ...capstone10,
   ...debugging11,
   ...interview12,
 ];
