@@ -8,6 +8,7 @@ import { cluster00 } from "./00-cluster.js";
 import { watchVsPoll01 } from "./01-watch-vs-poll.js";
 import { reflectorAndCache02 } from "./02-reflector-and-cache.js";
 import { sharedInformer03 } from "./03-shared-informer.js";
+import { workqueue04 } from "./04-workqueue.js";
 import { reconcile05 } from "./05-level-triggered-reconcile.js";
 import { status06 } from "./06-status-that-tells-the-truth.js";
 import { finalizers07 } from "./07-finalizers.js";
@@ -23,6 +24,7 @@ export const QUESTION_BANK: readonly Question[] = [
   ...watchVsPoll01,
   ...reflectorAndCache02,
   ...sharedInformer03,
+  ...workqueue04,
   ...reconcile05,
   ...status06,
   ...finalizers07,
