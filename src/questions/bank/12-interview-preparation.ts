@@ -342,4 +342,176 @@ collects this question.`,
       },
     ],
   },
+  {
+    id: "12-events-two-meanings",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "basic",
+    question:
+      "Kubernetes has watch events and it has Event objects. What is the difference, and what should a controller record as an Event?",
+    answer: `A watch event (ADDED, MODIFIED, DELETED, BOOKMARK) is how the API server streams changes to a watcher; it is
+not stored anywhere and a controller reacts to it through its informer (notebook 01). An Event object
+(\`core/v1 Event\`) is a record a component writes for humans: "why is my object in this state?", shown by
+\`kubectl describe\` and \`kubectl get events\`, kept for about an hour, aggregated when the same thing repeats.
+
+A controller records Events for what a user must be able to see without reading its logs: a decision it made
+(scaled, created a child), something it refused (an object controlled by someone else), a failure that needs a human
+(cleanup keeps failing). Not one per reconcile: Events are objects and cost writes. Notebook 11 diagnoses a stuck
+deletion from the Events a controller did and did not write; section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "watch events stream changes, nothing stored",
+        terms: ["watch", "stream", "added", "modified"],
+      },
+      { point: "Event objects are records for humans", terms: ["human", "describe", "get events", "record"] },
+      {
+        point: "record decisions, refusals and failures, not every reconcile",
+        terms: ["decision", "failure", "not every", "refus"],
+      },
+    ],
+  },
+  {
+    id: "12-error-requeue-backoff",
+    notebook,
+    section,
+    topic: "workqueue",
+    difficulty: "intermediate",
+    question:
+      "A reconcile can return an error, ask to be requeued, or ask to run again after a delay. What does each do to the key's backoff?",
+    answer: `An error puts the key back through the rate limiter (\`AddRateLimited\`) without \`Forget\`: the per-key
+exponential backoff grows (5 ms, 10 ms, 20 ms... up to 1000 s in client-go's default) and the error is counted and
+logged. \`Requeue: true\` does the same without an error, so it also backs off. \`RequeueAfter: d\` forgets the key's
+failures and adds it after exactly \`d\`, outside the rate limiter: right for periodic checks and for waiting on
+something external. Success forgets the key, so its next failure starts the backoff from the bottom again.
+
+The trade-off: an error makes a failure visible and slows down retries of something broken; RequeueAfter keeps
+a steady rhythm but hides that anything is wrong. The runner in \`src/controller/controller.ts\` implements
+this table (notebook 04 draws the backoff curve); section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "error: rate-limited requeue, backoff grows",
+        terms: ["addratelimited", "rate-limited", "backoff grows", "exponential"],
+      },
+      { point: "requeue: also through the limiter", terms: ["requeue"] },
+      {
+        point: "requeueAfter: fixed delay, backoff reset",
+        terms: ["requeueafter", "fixed", "forget", "reset"],
+      },
+      { point: "success forgets the key", terms: ["forget", "success"] },
+    ],
+  },
+  {
+    id: "12-read-your-writes",
+    notebook,
+    section,
+    topic: "cache",
+    difficulty: "advanced",
+    question:
+      "Your reconcile creates a child, and the next reconcile, a few milliseconds later, does not find it in the cache and creates a second one. Why, and how do you design around it?",
+    answer: `The cache is filled by the watch, not by your writes: between your create returning and the ADDED event
+reaching the informer there is a window in which the cache does not have the child yet. A reconcile that runs in
+that window (another event for the parent) reads "no child" and creates another one.
+
+Designs that survive it: deterministic names (the second create fails with AlreadyExists, which the reconcile treats
+as "already done"); expectations, as kube-controller-manager's ReplicaSet controller keeps them (remember "I created
+N, wait until the cache has seen them" before acting again); or requeue and re-check instead of acting on a count
+that might be stale. Generated names (\`generateName\`) make the duplicate silent, so avoid them for children whose
+number matters. Notebook 02 shows the cache lagging a write; section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "the cache learns of your write only through the watch",
+        terms: ["watch", "lag", "not yet", "window"],
+      },
+      {
+        point: "deterministic names make the duplicate fail with AlreadyExists",
+        terms: ["deterministic", "alreadyexists", "already exists"],
+      },
+      { point: "expectations: wait until the cache saw your writes", terms: ["expectation"] },
+      { point: "generateName hides duplicates", terms: ["generatename", "generated name"] },
+    ],
+  },
+  {
+    id: "12-silent-watch",
+    notebook,
+    section,
+    topic: "watch",
+    difficulty: "advanced",
+    question:
+      "In production your controller's informer sometimes stops receiving events after an hour, with no error. What could cause it and how do you make the controller robust?",
+    answer: `A watch is one long HTTP response. Something between client and server (a load balancer idle timeout, a
+NAT table, a proxy) can drop the connection without either side noticing, and a client that never times out its
+read waits for ever on a dead stream: no error, no events. The TypeScript client has had reports of exactly this.
+
+Defences, in layers: watches with a server-side timeout (\`timeoutSeconds\`, client-go picks 5 to 10 minutes at
+random) so the reflector re-watches regularly from its last resourceVersion; TCP keepalives or HTTP/2 pings so dead
+connections are noticed; a resync period, so even a missed change is reconciled eventually (level-triggered,
+notebook 05); and a health check that reports an informer with no progress. Notebooks 01 and 02 drop watches on
+purpose and show the reflector resuming; section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "a dead connection nobody notices",
+        terms: ["dead", "load balancer", "idle", "proxy", "silently"],
+      },
+      {
+        point: "watch timeouts, then re-watch from the last resourceVersion",
+        terms: ["timeout", "re-watch", "rewatch", "resourceversion"],
+      },
+      { point: "keepalives / pings", terms: ["keepalive", "ping"] },
+      { point: "resync and level-triggered reconcile heal missed changes", terms: ["resync", "level"] },
+    ],
+  },
+  {
+    id: "12-controller-rbac",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "intermediate",
+    question: "What RBAC permissions does a typical controller need, and why each?",
+    answer: `For each resource it watches: \`get\`, \`list\` and \`watch\` (the informer's LIST and WATCH; without them the
+cache never syncs, notebook 11). For the children it manages: \`create\`, \`update\`/\`patch\` and \`delete\`. For its
+own resource: \`update\` or \`patch\` on \`<resource>/status\` (a separate subresource, so a separate rule) and on the
+resource itself if it adds or removes finalizers. \`create\` and \`patch\` on \`events\` to record Events, and
+\`get\`, \`create\` and \`update\` on \`leases\` in its namespace for leader election (notebook 09).
+
+Scope: a Role in one namespace if it watches one namespace, a ClusterRole if it watches all. Least privilege is
+the point: a controller that may delete anything turns a bug into an outage. Section 5 collects this question.`,
+    keyPoints: [
+      { point: "get/list/watch for informers", terms: ["list", "watch"] },
+      { point: "write verbs on children", terms: ["create", "delete", "children"] },
+      { point: "the status subresource needs its own rule", terms: ["/status", "status"] },
+      { point: "events and leases", terms: ["events", "lease"] },
+      { point: "Role vs ClusterRole; least privilege", terms: ["clusterrole", "least privilege", "role"] },
+    ],
+  },
+  {
+    id: "12-webhook-or-controller",
+    notebook,
+    section,
+    topic: "operators",
+    difficulty: "advanced",
+    question: "When would you use an admission webhook instead of, or besides, a controller?",
+    answer: `A controller acts after the write: it sees the stored object and moves the world toward it, eventually. A
+webhook acts during the write: the API server calls it before storing, and it can reject the request (validating)
+or change it (mutating). So use a webhook for what must hold before anything is stored: refuse an invalid spec with a
+clear message instead of reporting it later in a condition, set defaults that everyone must see from the first
+version. Use a controller for everything that takes time, talks to the outside world or depends on other objects.
+
+The costs of a webhook: it sits on the API server's write path (latency, and an outage of the webhook can block
+writes unless its failure policy allows them), and it needs TLS and a deployment of its own. Many rules need no
+webhook at all: CRD schema validation and CEL rules run in the API server. Notebooks 05 and 06 show the controller
+side (reconcile, conditions); section 5 collects this question.`,
+    keyPoints: [
+      {
+        point: "a webhook acts during the write, a controller after",
+        terms: ["during", "before storing", "after"],
+      },
+      { point: "reject or default before storage", terms: ["reject", "validat", "default", "mutat"] },
+      {
+        point: "it is on the write path: latency, failure policy",
+        terms: ["latency", "failure policy", "block", "write path"],
+      },
+      { point: "schema validation and CEL may suffice", terms: ["cel", "schema"] },
+    ],
+  },
 ]);
