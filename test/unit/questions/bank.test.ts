@@ -36,6 +36,20 @@ describe("the question bank", () => {
     }
   });
 
+  it("holds at least 150 questions over the whole path, every difficulty at least 15% of them", () => {
+    expect(QUESTION_BANK.length).toBeGreaterThanOrEqual(150);
+    for (const difficulty of DIFFICULTIES) {
+      const share = QUESTION_BANK.filter((q) => q.difficulty === difficulty).length / QUESTION_BANK.length;
+      expect(share, `share of ${difficulty} questions`).toBeGreaterThanOrEqual(0.15);
+    }
+    const numbered = new Set(QUESTION_BANK.map((q) => q.notebook.slice(0, 2)));
+    const path = Array.from({ length: 13 }, (_, i) => String(i).padStart(2, "0"));
+    expect(
+      path.filter((n) => !numbered.has(n)),
+      "notebooks 00-12 without questions",
+    ).toEqual([]);
+  });
+
   it("every question's notebook exists", () => {
     for (const q of QUESTION_BANK) {
       expect(
