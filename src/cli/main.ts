@@ -63,6 +63,12 @@ const commands: Record<string, CommandEntry> = {
     usage: "workbook envtest build [--version 1.34.4] [--parallelism 2] [--force] | path | start",
     load: () => import("./envtest.js"),
   },
+  kind: {
+    summary: "build a kind node image here (no registry needed) or load a local image into a kind node",
+    usage:
+      "workbook kind build-image [--version 1.34.4] [--parallelism 2] [--force] | load <image> [--node ID]",
+    load: () => import("./kind.js"),
+  },
   conformance: {
     summary: "run the API scenario suite on every available backend; side-by-side table",
     usage:

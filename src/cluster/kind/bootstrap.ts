@@ -1,6 +1,7 @@
 /**
  * The steps `kind create cluster` runs inside a started node, done with `docker exec` through Testcontainers:
- * read `/kind/version`, write the kubeadm configuration, `kubeadm init`, remove the control-plane taint (a
+ * read `/kind/version` (and `/kind/kubeadm-skip-phases` when the image has one), write the kubeadm
+ * configuration, `kubeadm init`, remove the control-plane taint (a
  * single node must run workloads), install the CNI and storage manifests the image ships, and read back
  * `/etc/kubernetes/admin.conf`.
  */
@@ -53,7 +54,13 @@ export async function bootstrapKindNode(
   const network = node.getNetworkNames()[0];
   if (!network) throw new Error("The kind node container is on no network.");
   const nodeIp = node.getIpAddress(network);
+  // Phases the image asks to skip (no image for that addon in it); kindest/node has no such file.
+  const skipFile = await node.exec(["cat", "/kind/kubeadm-skip-phases"]);
+  const skipPhases =
+    skipFile.exitCode === 0 ? skipFile.stdout.split("\n").filter((l) => l.trim() !== "") : [];
+  if (skipPhases.length > 0) log(`kind: the image skips kubeadm phases ${skipPhases.join(", ")}`);
   const config = renderKubeadmConfig({
+    skipPhases,
     kubernetesVersion,
     nodeIp,
     nodeName: options.nodeName,
@@ -87,7 +94,7 @@ export async function bootstrapKindNode(
     "node.kubernetes.io/exclude-from-external-load-balancers-",
   ]);
 
-  log("kind: installing the CNI (kindnetd) and storage (local-path) manifests from the image");
+  log("kind: installing the CNI and storage manifests the image ships");
   const cni = await execOk(node, ["cat", "/kind/manifests/default-cni.yaml"], "reading the CNI manifest");
   await node.copyContentToContainer([
     { content: renderCniManifest(cni, KIND_POD_SUBNET), target: "/kind/cni.yaml" },

@@ -24,6 +24,12 @@ export interface KubeadmConfigParams {
   podSubnet?: string;
   /** Service network (default kind's 10.96.0.0/16). */
   serviceSubnet?: string;
+  /**
+   * kubeadm phases skipped besides preflight: a node image without some addon's image lists them in
+   * `/kind/kubeadm-skip-phases` (the image `workbook kind build-image` makes skips `addon/coredns` and
+   * `addon/kube-proxy`).
+   */
+  skipPhases?: string[];
 }
 
 /** kind's default pod network. */
@@ -87,7 +93,7 @@ export function kubeadmConfigDocuments(p: KubeadmConfigParams): Record<string, u
           "provider-id": `kind://docker/${clusterName}/${p.nodeName}`,
         }),
       },
-      skipPhases: ["preflight"],
+      skipPhases: ["preflight", ...(p.skipPhases ?? [])],
     },
     {
       apiVersion: "kubelet.config.k8s.io/v1beta1",

@@ -63,7 +63,8 @@ export class KindNodeContainer extends GenericContainer {
     } else {
       this.hostConfig.CapAdd = ["ALL"];
       this.hostConfig.CapDrop = ["SYS_RESOURCE"];
-      this.hostConfig.SecurityOpt.push("systempaths=unconfined");
+      // `--security-opt systempaths=unconfined` is a CLI spelling; the API takes the two lists, empty.
+      Object.assign(this.hostConfig, { MaskedPaths: [], ReadonlyPaths: [] });
       this.hostConfig.DeviceCgroupRules = ["a *:* rwm"];
       this.hostConfig.Binds = [...(this.hostConfig.Binds ?? []), "/sys/fs/cgroup:/sys/fs/cgroup:rw"];
       this.withEnvironment({ container: "docker" });

@@ -75,6 +75,7 @@ describe("bootstrapping the node with docker exec", () => {
     });
     expect(commands).toEqual([
       "cat /kind/version",
+      "cat /kind/kubeadm-skip-phases",
       "kubeadm init --config=/kind/kubeadm.conf --skip-token-print --v=6",
       "kubectl taint nodes --all node-role.kubernetes.io/control-plane-",
       "kubectl label nodes --all node.kubernetes.io/exclude-from-external-load-balancers-",
@@ -130,11 +131,9 @@ describe("KindNodeContainer in capabilities mode (for engines that refuse --priv
     expect(hostConfig.Privileged).toBeFalsy();
     expect(hostConfig.CapAdd).toEqual(["ALL"]);
     expect(hostConfig.CapDrop).toEqual(["SYS_RESOURCE"]);
-    expect(hostConfig.SecurityOpt).toEqual([
-      "seccomp=unconfined",
-      "apparmor=unconfined",
-      "systempaths=unconfined",
-    ]);
+    expect(hostConfig.SecurityOpt).toEqual(["seccomp=unconfined", "apparmor=unconfined"]);
+    expect(hostConfig.MaskedPaths).toEqual([]);
+    expect(hostConfig.ReadonlyPaths).toEqual([]);
     expect(hostConfig.DeviceCgroupRules).toEqual(["a *:* rwm"]);
     expect(hostConfig.Binds).toEqual(["/lib/modules:/lib/modules:ro", "/sys/fs/cgroup:/sys/fs/cgroup:rw"]);
     expect(createOpts.Env).toContain("container=docker");
