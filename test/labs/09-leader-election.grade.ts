@@ -1,0 +1,247 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Clock, FakeClock } from "../../src/clock/index.js";
+import { defineLab } from "../../src/grading/index.js";
+import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../src/leaderelection/index.js";
+import { loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./support/lease-trials.js";
+
+type CandidateModule = typeof import("../../solutions/09-leader-election/lease-candidate.js");
+type Candidate = InstanceType<CandidateModule["LeaseCandidate"]>;
+
+const LEASE_MS = TRIAL_TIMINGS.leaseDuration;
+const DEADLINE_MS = TRIAL_TIMINGS.renewDeadline;
+const TRIALS = 200;
+
+async function load(dir: string): Promise<CandidateModule> {
+  return (await import(pathToFileURL(join(dir, "lease-candidate.js")).href)) as CandidateModule;
+}
+
+/** A world for one check: a fake clock, an in-memory Lease store, and a way to make candidates. */
+function world(mod: CandidateModule) {
+  const clock = new FakeClock();
+  const store = new InMemoryLeaseStore();
+  const make = (identity: string, options: { store?: LeaseEndpoint; clock?: Clock } = {}): Candidate =>
+    new mod.LeaseCandidate({
+      store: options.store ?? store,
+      ...TRIAL_LEASE,
+      identity,
+      leaseDurationMs: LEASE_MS,
+      renewDeadlineMs: DEADLINE_MS,
+      clock: options.clock ?? clock,
+    });
+  const holder = () =>
+    store.peek(TRIAL_LEASE.namespace, TRIAL_LEASE.name)?.spec.holderIdentity ?? "(no Lease)";
+  return { clock, store, make, holder };
+}
+
+function expect(what: string, actual: unknown, expected: unknown): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+export default defineLab({
+  title: "leader election over a Lease, on a fake clock",
+  async checks(dir) {
+    const mod = await load(dir);
+    return [
+      {
+        requirement: "a lone candidate acquires a free Lease, writes itself as holder, and renews it",
+        hint: "create the Lease when read says it does not exist; renew by writing a new renewTime",
+        run: async () => {
+          const { clock, store, make, holder } = world(mod);
+          const a = make("a");
+          expect("first attempt of a lone candidate", await a.tryAcquireOrRenew(), true);
+          expect("holderIdentity", holder(), "a");
+          expect("a.isLeader() after acquiring", a.isLeader(), true);
+          const first = store.peek(TRIAL_LEASE.namespace, TRIAL_LEASE.name);
+          expect("leaseDurationSeconds written", first?.spec.leaseDurationSeconds, LEASE_MS / 1000);
+          await clock.advance(500);
+          expect("renewal 500 ms later", await a.tryAcquireOrRenew(), true);
+          const renewed = store.peek(TRIAL_LEASE.namespace, TRIAL_LEASE.name);
+          if (renewed?.spec.renewTime === first?.spec.renewTime) throw new Error("renewTime did not move");
+        },
+      },
+      {
+        requirement: "of three candidates trying at once, exactly one leads",
+        hint: "a create or a replace that fails (409) means another candidate won: return false",
+        run: async () => {
+          const { make, holder } = world(mod);
+          const cs = ["a", "b", "c"].map((id) => make(id));
+          const won = await Promise.all(cs.map((c) => c.tryAcquireOrRenew()));
+          const winners = ["a", "b", "c"].filter((_, i) => won[i]);
+          expect("candidates whose attempt returned true", winners.length, 1);
+          expect("the stored holder", holder(), winners[0]);
+          expect("candidates that believe they lead", cs.filter((c) => c.isLeader()).length, 1);
+        },
+      },
+      {
+        requirement:
+          "a valid lease held by another candidate is taken only after leaseDuration without renewal",
+        hint: "remember when you last saw the Lease change, on your own clock, and wait leaseDuration from then",
+        run: async () => {
+          const { clock, make, holder } = world(mod);
+          const a = make("a");
+          const b = make("b");
+          await a.tryAcquireOrRenew();
+          expect("b's attempt while a's lease is fresh", await b.tryAcquireOrRenew(), false);
+          await clock.advance(LEASE_MS - 100);
+          expect(
+            `b's attempt ${LEASE_MS - 100} ms later (not expired yet)`,
+            await b.tryAcquireOrRenew(),
+            false,
+          );
+          expect("b.isLeader() before expiry", b.isLeader(), false);
+          await clock.advance(200);
+          expect(
+            `b's attempt ${LEASE_MS + 100} ms after a's last renewal`,
+            await b.tryAcquireOrRenew(),
+            true,
+          );
+          expect("holder after the takeover", holder(), "b");
+          expect("a's attempt after b took over", await a.tryAcquireOrRenew(), false);
+          expect("a.isLeader() after b took over", a.isLeader(), false);
+        },
+      },
+      {
+        requirement:
+          "a write based on a stale resourceVersion loses (409), and the loser does not believe it leads",
+        hint: "replace the Lease object you read, resourceVersion included; never drop it or re-read before writing",
+        run: async () => {
+          const { clock, store, make, holder } = world(mod);
+          // Both candidates read before either writes: the barrier holds each read until both arrived.
+          let arrived = 0;
+          let open = () => {};
+          const both = new Promise<void>((resolve) => {
+            open = resolve;
+          });
+          let racing = false;
+          const gated: LeaseEndpoint = {
+            read: async (namespace, name) => {
+              const lease = await store.read(namespace, name);
+              if (racing) {
+                arrived++;
+                if (arrived === 2) open();
+                await both;
+              }
+              return lease;
+            },
+            create: (lease: LeaseObject) => store.create(lease),
+            replace: (lease: LeaseObject) => store.replace(lease),
+          };
+          const dead = make("dead");
+          await dead.tryAcquireOrRenew();
+          const x = make("x", { store: gated });
+          const y = make("y", { store: gated });
+          await Promise.all([x.tryAcquireOrRenew(), y.tryAcquireOrRenew()]); // both see dead's lease
+          await clock.advance(LEASE_MS + 500);
+          racing = true;
+          const won = await Promise.all([x.tryAcquireOrRenew(), y.tryAcquireOrRenew()]);
+          expect("attempts that returned true in the race", won.filter(Boolean).length, 1);
+          const winner = won[0] ? "x" : "y";
+          expect("the stored holder is the winner", holder(), winner);
+          expect("the loser's isLeader()", (won[0] ? y : x).isLeader(), false);
+        },
+      },
+      {
+        requirement: "a leader that cannot renew stops believing it leads once renewDeadline has passed",
+        hint: "isLeader() must depend on time since the last successful renewal started, not on a call returning",
+        run: async () => {
+          const { clock, store, make } = world(mod);
+          let cut = false;
+          let heal = () => {};
+          const healed = new Promise<void>((resolve) => {
+            heal = resolve;
+          });
+          const hang = async <T>(op: () => Promise<T>): Promise<T> => {
+            if (cut) {
+              await healed;
+              throw new Error("partitioned");
+            }
+            return op();
+          };
+          const partitioned: LeaseEndpoint = {
+            read: (n, m) => hang(() => store.read(n, m)),
+            create: (l) => hang(() => store.create(l)),
+            replace: (l) => hang(() => store.replace(l)),
+          };
+          const a = make("a", { store: partitioned });
+          expect("a acquires", await a.tryAcquireOrRenew(), true);
+          cut = true;
+          const hanging = a.tryAcquireOrRenew(); // hangs: the API is unreachable
+          await clock.advance(DEADLINE_MS / 2);
+          expect(`a.isLeader() ${DEADLINE_MS / 2} ms after its last renewal`, a.isLeader(), true);
+          await clock.advance(DEADLINE_MS / 2 + 1);
+          expect(`a.isLeader() ${DEADLINE_MS + 1} ms after, its renewal still hanging`, a.isLeader(), false);
+          heal();
+          expect("the hanging attempt's result", await hanging, false);
+          expect("a.isLeader() after the failed renewal", a.isLeader(), false);
+        },
+      },
+      {
+        requirement:
+          "expiry is judged on the candidate's own clock, from when it saw the Lease change (clock skew)",
+        hint: "never compare renewTime (written by another machine's clock) with your own clock",
+        run: async () => {
+          const { clock, make, holder } = world(mod);
+          const ahead: Clock = {
+            now: () => clock.now() + 2 * LEASE_MS, // b's clock runs two lease durations ahead
+            setTimer: (ms, cb) => clock.setTimer(ms, cb),
+            sleep: (ms, signal) => clock.sleep(ms, signal),
+          };
+          const a = make("a");
+          const b = make("b", { clock: ahead });
+          await a.tryAcquireOrRenew();
+          for (let i = 0; i < 10; i++) {
+            expect(
+              `b's attempt while a renews every 500 ms (round ${i + 1})`,
+              await b.tryAcquireOrRenew(),
+              false,
+            );
+            await clock.advance(500);
+            expect(`a's renewal (round ${i + 1})`, await a.tryAcquireOrRenew(), true);
+          }
+          // a stops renewing: b takes over after a lease duration on its own clock.
+          let took = false;
+          for (let i = 0; i < 10 && !took; i++) {
+            await clock.advance(500);
+            took = await b.tryAcquireOrRenew();
+          }
+          expect("b took over once a stopped renewing", holder(), "b");
+        },
+      },
+      {
+        requirement: `split brain: ${TRIALS} seeded trials of crashes, partitions and slow renewals never show two leaders, and someone leads once the faults are over`,
+        hint: "believe you lead only until renewDeadline after the START of your last successful renewal",
+        timeout: 120_000,
+        run: async () => {
+          const result = await runTrials(TRIALS, (context) =>
+            loopingCandidate(
+              context,
+              new mod.LeaseCandidate({
+                store: context.store,
+                ...TRIAL_LEASE,
+                identity: context.identity,
+                leaseDurationMs: context.timings.leaseDuration,
+                renewDeadlineMs: context.timings.renewDeadline,
+                clock: context.clock,
+              }),
+            ),
+          );
+          if (result.errors.length > 0)
+            throw new Error(`isLeader() threw: ${result.errors.slice(0, 2).join("; ")}`);
+          if (result.splitBrains.length > 0) {
+            throw new Error(
+              `${result.splitBrains.length} moments with two leaders, e.g. ${result.splitBrains.slice(0, 3).join("; ")}`,
+            );
+          }
+          if (result.leaderless.length > 0) {
+            throw new Error(
+              `no leader after the faults ended in ${result.leaderless.length} of ${TRIALS} trials (seeds ${result.leaderless.slice(0, 5).join(", ")})`,
+            );
+          }
+        },
+      },
+    ];
+  },
+});
