@@ -71,9 +71,9 @@ class Scenario {
       namespace: this.namespace,
       identity,
       cloud: this.cloud,
-      leaseDurationMs: 1000,
-      renewDeadlineMs: 800,
-      retryPeriodMs: 200,
+      leaseDurationMs: 2000,
+      renewDeadlineMs: 1500,
+      retryPeriodMs: 300,
       onReconcile: (r) => this.records.push(r),
     });
     this.replicas.push(replica);
