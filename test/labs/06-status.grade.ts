@@ -1,0 +1,301 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CoreV1Api } from "@kubernetes/client-node";
+import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { findStatusCondition } from "../../src/controller/index.js";
+import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import { getControllerOf } from "../../src/meta/index.js";
+import {
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  installWorkbookApi,
+} from "../../src/workbook-api/index.js";
+
+type ControllerModule = typeof import("../../solutions/06-status/controller.js");
+type Instance = ReturnType<ControllerModule["createStatusController"]>;
+
+let shared: Promise<Cluster> | undefined;
+let namespaceCounter = 0;
+const namespaces: string[] = [];
+
+/** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
+function cluster(): Promise<Cluster> {
+  shared ??= (async () => {
+    const c = await startCluster();
+    await installWorkbookApi(c.kubeConfig);
+    return c;
+  })();
+  return shared;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
+class Scenario {
+  readonly reconciles: string[] = [];
+  readonly instances: Instance[] = [];
+  readonly core: CoreV1Api;
+  readonly sets: ReturnType<typeof configSetClient>;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly namespace: string,
+    private readonly mod: ControllerModule,
+  ) {
+    this.core = cluster.kubeConfig.makeApiClient(CoreV1Api);
+    this.sets = configSetClient(cluster.kubeConfig);
+  }
+
+  static async open(dir: string, label: string): Promise<Scenario> {
+    const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
+    const c = await cluster();
+    const namespace = `lab06-${label}-${process.pid}-${namespaceCounter++}`;
+    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    namespaces.push(namespace);
+    return new Scenario(c, namespace, mod);
+  }
+
+  async startController(): Promise<Instance> {
+    const instance = this.mod.createStatusController({
+      kubeConfig: this.cluster.kubeConfig,
+      namespace: this.namespace,
+      onReconcile: (key) => this.reconciles.push(key),
+    });
+    this.instances.push(instance);
+    await instance.start();
+    return instance;
+  }
+
+  async createSet(name: string, replicas: number): Promise<void> {
+    await this.sets.create({
+      metadata: { name, namespace: this.namespace },
+      spec: { replicas, data: { color: "blue" } },
+    });
+  }
+
+  /** Owned children that exist now. */
+  async childCount(name: string, uid: string | undefined): Promise<number> {
+    const list = await this.core.listNamespacedConfigMap({
+      namespace: this.namespace,
+      labelSelector: `${CONFIGSET_LABEL}=${name}`,
+    });
+    return list.items.filter((cm) => getControllerOf(cm)?.uid === uid).length;
+  }
+
+  /** Why the status of `name` does not (yet) report a converged, current ConfigSet. */
+  async notReported(name: string): Promise<string | undefined> {
+    const cs = await this.sets.get(this.namespace, name);
+    return statusProblem(cs, await this.childCount(name, cs.metadata.uid));
+  }
+
+  async waitReported(name: string, timeout = 8000): Promise<void> {
+    let why: string | undefined = "not checked yet";
+    try {
+      await eventually(
+        async () => {
+          why = await this.notReported(name);
+          return why === undefined;
+        },
+        { timeout, interval: 50 },
+      );
+    } catch {
+      throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
+  }
+}
+
+/** What is wrong with the status of a converged ConfigSet with `children` owned children, if anything. */
+function statusProblem(cs: ConfigSet, children: number): string | undefined {
+  const s = cs.status;
+  const want = cs.spec.replicas;
+  if (children !== want)
+    return `${children} children exist, spec.replicas is ${want} (the given children half)`;
+  if (s?.observedGeneration !== cs.metadata.generation)
+    return `status.observedGeneration is ${s?.observedGeneration}, metadata.generation is ${cs.metadata.generation}`;
+  if (s?.replicas !== want || s?.readyReplicas !== want)
+    return `status.replicas=${s?.replicas}, status.readyReplicas=${s?.readyReplicas}, want ${want}`;
+  const expect: Record<string, string> = { Ready: "True", Progressing: "False", Degraded: "False" };
+  for (const [type, status] of Object.entries(expect)) {
+    const c = findStatusCondition(s.conditions, type);
+    if (c?.status !== status) return `condition ${type} is ${c?.status ?? "missing"}, want ${status}`;
+    if (!c.reason) return `condition ${type} has no reason`;
+  }
+  if (!findStatusCondition(s.conditions, "Ready")?.message) return "condition Ready has no message";
+  return undefined;
+}
+
+/** Runs `body` in a fresh scenario and always stops the controllers. */
+async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
+  const s = await Scenario.open(dir, label);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** Writes to ConfigSets' /status the embedded server answered so far. */
+function statusWrites(c: Cluster): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => r.resource === "configsets/status" && (r.verb === "update" || r.verb === "patch"))
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** Grader of labs/06-status: the ConfigSet's status half, graded on what a reader of the status sees. */
+export default defineLab({
+  title: "a status that tells the truth",
+  async checks(dir) {
+    return [
+      {
+        requirement:
+          "a converged ConfigSet reports it: observedGeneration = metadata.generation, replicas = readyReplicas = spec.replicas, Ready=True, Progressing=False, Degraded=False, each with a reason",
+        hint: "compute the whole status from the observation and write it with updateStatus (the /status subresource)",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "converged", async (s) => {
+            await s.startController();
+            await s.createSet("web", 3);
+            await s.waitReported("web");
+            await s.sets.patch(s.namespace, "web", { spec: { replicas: 1 } });
+            await s.waitReported("web");
+          }),
+      },
+      {
+        requirement:
+          "status reports what exists, not what was asked for: when one child cannot be made (its name is taken by someone else's ConfigMap), status.replicas counts the children that exist and Ready stays False",
+        hint: "replicas and readyReplicas come from the observation (countChildren), never from spec.replicas",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "observe", async (s) => {
+            await s.startController();
+            await s.core.createNamespacedConfigMap({
+              namespace: s.namespace,
+              body: { metadata: { name: "web-2" }, data: { owner: "someone else" } },
+            });
+            await s.createSet("web", 3);
+            let seen = "";
+            const look = async () => {
+              const cs = await s.sets.get(s.namespace, "web");
+              const have = await s.childCount("web", cs.metadata.uid);
+              const ready = findStatusCondition(cs.status?.conditions, "Ready");
+              seen = `${have} children exist; status: observedGeneration=${cs.status?.observedGeneration}, replicas=${cs.status?.replicas}, Ready=${ready?.status}`;
+              return { cs, have, ready };
+            };
+            try {
+              await eventually(
+                async () => {
+                  const { cs, have, ready } = await look();
+                  return (
+                    cs.status?.observedGeneration === cs.metadata.generation &&
+                    cs.status?.replicas === have &&
+                    ready?.status === "False"
+                  );
+                },
+                { timeout: 6000, interval: 50 },
+              );
+              await consistently(async () => (await look()).ready?.status !== "True", {
+                duration: 1000,
+                interval: 50,
+              });
+            } catch {
+              throw new Error(`with web-2 taken: ${seen}`);
+            }
+          }),
+      },
+      {
+        requirement:
+          "failures are reported: while child creates fail, the current generation shows Ready=False and Degraded=True with the error as message; once they succeed, Ready=True and Degraded=False",
+        hint: "pass observed.error into the conditions (Degraded's message) and let the reconcile fail so it is retried",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "failure", async (s) => {
+            await s.startController();
+            const faults = s.cluster.instruments?.faults;
+            faults?.failNext("create", 1000, 500, "configmaps");
+            try {
+              await s.createSet("web", 2);
+              if (faults) {
+                let seen = "";
+                try {
+                  await eventually(
+                    async () => {
+                      const cs = await s.sets.get(s.namespace, "web");
+                      const ready = findStatusCondition(cs.status?.conditions, "Ready");
+                      const degraded = findStatusCondition(cs.status?.conditions, "Degraded");
+                      seen = `observedGeneration=${cs.status?.observedGeneration}, Ready=${ready?.status}, Degraded=${degraded?.status} "${degraded?.message ?? ""}"`;
+                      return (
+                        cs.status?.observedGeneration === cs.metadata.generation &&
+                        ready?.status === "False" &&
+                        degraded?.status === "True" &&
+                        /500|Internal/i.test(degraded.message ?? "")
+                      );
+                    },
+                    { timeout: 6000, interval: 50 },
+                  );
+                } catch {
+                  throw new Error(`while every create failed with 500, after 6 s: ${seen}`);
+                }
+              }
+            } finally {
+              faults?.clear();
+            }
+            await s.waitReported("web");
+          }),
+      },
+      {
+        requirement:
+          "status writes survive 409 Conflicts: with the first 5 status writes refused, the status still converges",
+        hint: "never swallow the error of updateStatus: let the reconcile fail so the key is retried, reading the object again",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "conflict", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2);
+            await s.waitReported("web");
+            s.cluster.instruments?.faults.failNext("*", 5, 409, "configsets/status");
+            await s.sets.patch(s.namespace, "web", { spec: { replicas: 3 } });
+            await s.waitReported("web");
+          }),
+      },
+      {
+        requirement:
+          "no hot loop: once reported, at most 2 reconciles and no status writes in 2 s while nothing changes",
+        hint: "compare the new status with the stored one and skip the write when equal: every write is an event that wakes the controller",
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "hotloop", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2);
+            await s.waitReported("web");
+            await sleep(300);
+            const before = s.reconciles.length;
+            const writesBefore = statusWrites(s.cluster);
+            await consistently(() => s.reconciles.length - before <= 2, {
+              duration: 2000,
+              interval: 50,
+              description: "at most 2 reconciles",
+            }).catch(() => {
+              throw new Error(`${s.reconciles.length - before} reconciles in 2 s while nothing changed`);
+            });
+            const writes = statusWrites(s.cluster);
+            if (writes !== undefined && writesBefore !== undefined && writes > writesBefore)
+              throw new Error(`${writes - writesBefore} status writes in 2 s while nothing changed`);
+          }),
+      },
+    ];
+  },
+  async teardown() {
+    const c = await shared;
+    if (!c) return;
+    const core = c.kubeConfig.makeApiClient(CoreV1Api);
+    for (const ns of namespaces) await core.deleteNamespace({ name: ns }).catch(() => {});
+    await c.stop();
+  },
+});
