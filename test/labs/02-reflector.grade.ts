@@ -1,0 +1,298 @@
+/**
+ * Grader of lab 02-reflector: the package's Reflector writes into the learner's `IndexedStore` against the
+ * embedded API server (the 410 check needs its fault injection, whatever WORKBOOK_CLUSTER says), one fresh
+ * namespace per check. Outcomes only: what `get`, `list` and `byIndex` answer compared with the server's truth.
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
+import type { MetaObject } from "../../src/apimachinery/index.js";
+import { Reflector } from "../../src/cache/index.js";
+import { BuiltinResources, ListWatch } from "../../src/client/index.js";
+import { type EmbeddedCluster, startCluster } from "../../src/cluster/index.js";
+import { defineLab, eventually } from "../../src/grading/index.js";
+
+type StoreModule = typeof import("../../solutions/02-reflector/store.js");
+type Store = InstanceType<StoreModule["IndexedStore"]>;
+
+/** The annotation the grader's index reads: a comma-separated list of teams. */
+const TEAMS = "workbook.dev/teams";
+const teamsOf = (obj: MetaObject): string[] =>
+  (obj.metadata?.annotations?.[TEAMS] ?? "").split(",").filter((t) => t !== "");
+
+let shared: Promise<EmbeddedCluster> | undefined;
+let namespaceCounter = 0;
+
+function cluster(): Promise<EmbeddedCluster> {
+  shared ??= startCluster({
+    backend: "embedded",
+    embedded: { controllers: { garbageCollector: false, namespace: false } },
+  });
+  return shared;
+}
+
+/** One check's world: a namespace, the learner's store, the package's Reflector filling it. */
+class Scenario {
+  private constructor(
+    readonly c: EmbeddedCluster,
+    readonly namespace: string,
+    readonly store: Store,
+    readonly reflector: Reflector<MetaObject>,
+    private readonly listWatch: ListWatch,
+    private readonly running: Promise<void>,
+  ) {}
+
+  static async open(dir: string, label: string, seed: Record<string, string>): Promise<Scenario> {
+    const mod = (await import(pathToFileURL(join(dir, "store.js")).href)) as StoreModule;
+    const c = await cluster();
+    c.instruments.faults.clear();
+    const namespace = `lab02-${label}-${process.pid}-${namespaceCounter++}`;
+    const core = c.kubeConfig.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    for (const [name, teams] of Object.entries(seed)) {
+      await core.createNamespacedConfigMap({ namespace, body: configMap(name, teams) });
+    }
+    const store = new mod.IndexedStore({ team: teamsOf });
+    const listWatch = new ListWatch(c.kubeConfig, BuiltinResources.configMaps, { namespace });
+    const reflector = new Reflector<MetaObject>(listWatch, store, {
+      name: `lab02-${label}`,
+      backoff: { initialMs: 50 },
+      onError: () => {},
+    });
+    const running = reflector.run();
+    await eventually(() => reflector.lastSyncResourceVersion() !== "", { timeout: 5000, interval: 20 });
+    return new Scenario(c, namespace, store, reflector, listWatch, running);
+  }
+
+  get core(): CoreV1Api {
+    return this.c.kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  get faults() {
+    return this.c.instruments.faults;
+  }
+
+  key(name: string): string {
+    return `${this.namespace}/${name}`;
+  }
+
+  async create(name: string, teams: string): Promise<void> {
+    await this.core.createNamespacedConfigMap({ namespace: this.namespace, body: configMap(name, teams) });
+  }
+
+  async update(name: string, teams: string): Promise<void> {
+    await this.core.replaceNamespacedConfigMap({
+      name,
+      namespace: this.namespace,
+      body: configMap(name, teams),
+    });
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.core.deleteNamespacedConfigMap({ name, namespace: this.namespace });
+  }
+
+  /** `name@resourceVersion` of every ConfigMap on the server, sorted. */
+  async truth(): Promise<string[]> {
+    const list = await this.core.listNamespacedConfigMap({ namespace: this.namespace });
+    return list.items.map((cm) => `${cm.metadata?.name}@${cm.metadata?.resourceVersion}`).sort();
+  }
+
+  /** The same, from the learner's store's `list()`. */
+  cached(): string[] {
+    return safe(() => this.store.list(), [] as MetaObject[])
+      .map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)
+      .sort();
+  }
+
+  /** Names `byIndex("team", team)` returns, sorted. */
+  team(team: string): string[] {
+    return safe(() => this.store.byIndex("team", team), [] as MetaObject[])
+      .map((o) => (o ? (o.metadata?.name ?? "") : "(undefined: a key whose object is gone)"))
+      .sort();
+  }
+
+  /** Waits until the store's list() matches the server; fails with both, and what differs. */
+  async expectInStep(what: string, timeout = 3000): Promise<void> {
+    let truth: string[] = [];
+    try {
+      await eventually(
+        async () => {
+          truth = await this.truth();
+          return this.cached().join(" ") === truth.join(" ");
+        },
+        { timeout, interval: 30 },
+      );
+    } catch {
+      const cached = this.cached();
+      const extra = cached.filter((c) => !truth.includes(c));
+      const missing = truth.filter((t) => !cached.includes(t));
+      throw new Error(
+        `${what}: after ${timeout} ms list() ${extra.length ? `still holds [${extra.join(", ")}]` : ""}` +
+          `${extra.length && missing.length ? " and " : ""}` +
+          `${missing.length ? `lacks [${missing.join(", ")}]` : ""} (server: [${truth.join(", ")}])`,
+      );
+    }
+  }
+
+  /** Waits until byIndex("team", team) names exactly `names`. */
+  async expectTeam(team: string, names: string[], timeout = 3000): Promise<void> {
+    const want = [...names].sort().join(",");
+    await eventually(() => this.team(team).join(",") === want, { timeout, interval: 30 }).catch(() => {
+      const got = this.team(team).join(", ");
+      throw new Error(
+        `byIndex("team", "${team}") gives [${got}], expected [${[...names].sort().join(", ")}]`,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    this.faults.clear();
+    await this.reflector.stop();
+    await this.running;
+    await this.listWatch.close();
+    await this.core.deleteNamespace({ name: this.namespace }).catch(() => {});
+  }
+}
+
+function configMap(name: string, teams: string): V1ConfigMap {
+  return { metadata: { name, annotations: { [TEAMS]: teams } }, data: { teams } };
+}
+
+/** The learner's method's answer, or `fallback` when it throws (a failing check says so elsewhere). */
+function safe<T>(read: () => T, fallback: T): T {
+  try {
+    return read() ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+async function withScenario(
+  dir: string,
+  label: string,
+  seed: Record<string, string>,
+  body: (s: Scenario) => Promise<void>,
+): Promise<void> {
+  const s = await Scenario.open(dir, label, seed);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export default defineLab({
+  title: "a store with an index, filled by a reflector",
+  checks: (dir) => [
+    {
+      requirement:
+        "after the first LIST, get(namespace/name) and list() return every ConfigMap of the namespace",
+      hint: "replace(list) is the first thing the reflector calls: store each object under keyOf(obj)",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "list", { a: "red", b: "blue", c: "red" }, async (s) => {
+          await s.expectInStep("after the first LIST");
+          for (const name of ["a", "b", "c"]) {
+            const got = safe(() => s.store.get(s.key(name)), undefined);
+            if (got?.metadata?.name !== name)
+              throw new Error(`get("${s.key(name)}") returned ${got?.metadata?.name}`);
+          }
+        }),
+    },
+    {
+      requirement: "creates, updates and deletes from the watch keep list() equal to the server",
+      hint: "add and update store the new object; delete removes it",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "watch", { a: "red" }, async (s) => {
+          await s.create("b", "blue");
+          await s.expectInStep("after a create");
+          await s.update("a", "blue");
+          await s.expectInStep("after an update");
+          await s.remove("b");
+          await s.expectInStep("after a delete");
+          if (safe(() => s.store.get(s.key("b")), undefined) !== undefined)
+            throw new Error(`get("${s.key("b")}") still returns the deleted object`);
+        }),
+    },
+    {
+      requirement: "a deleted object leaves the store and every index value it was filed under",
+      hint: "delete must also take the key out of the index",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "delete", { a: "red,blue", b: "red" }, async (s) => {
+          await s.expectTeam("blue", ["a"]);
+          await s.remove("a");
+          await s.expectInStep("after deleting a");
+          await s.expectTeam("red", ["b"]);
+          await s.expectTeam("blue", []);
+        }),
+    },
+    {
+      requirement:
+        "after a 410 relist, objects deleted while the watch was down are gone from list(), get() and the index",
+      hint: "replace() sets the whole content: whatever the new LIST does not hold must go, index entries too",
+      timeout: 20_000,
+      run: () =>
+        withScenario(dir, "gone", { a: "red", b: "red", c: "blue" }, async (s) => {
+          await s.expectTeam("red", ["a", "b"]);
+          const relists = s.reflector.stats().lists;
+          // Hold new watches back, drop the open one, delete while no watch is open, forget the history.
+          s.faults.latency(300, "watch");
+          s.faults.dropWatches();
+          await s.remove("b");
+          await s.update("c", "red");
+          s.faults.compactHistory();
+          await sleep(350);
+          s.faults.latency(0, "watch");
+          await eventually(() => s.reflector.stats().lists > relists, { timeout: 5000, interval: 30 }).catch(
+            () => {
+              throw new Error("the reflector did not relist (grader problem: the 410 was not forced)");
+            },
+          );
+          await s.expectInStep("after the relist");
+          if (safe(() => s.store.get(s.key("b")), undefined) !== undefined)
+            throw new Error(`get("${s.key("b")}") still returns b, deleted while the watch was down`);
+          await s.expectTeam("red", ["a", "c"]);
+        }),
+    },
+    {
+      requirement:
+        "the index follows updates: an object whose teams change leaves its old values and joins the new",
+      hint: "on update, remove the key from the values the OLD object had before adding the new ones",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "move", { a: "red", b: "red,green" }, async (s) => {
+          await s.expectTeam("red", ["a", "b"]);
+          await s.update("a", "blue");
+          await s.expectTeam("blue", ["a"]);
+          await s.expectTeam("red", ["b"]);
+          await s.update("b", "blue");
+          await s.expectTeam("blue", ["a", "b"]);
+          await s.expectTeam("red", []);
+          await s.expectTeam("green", []);
+        }),
+    },
+    {
+      requirement: "an object with several index values is found under each of them, once",
+      hint: "an index function returns a list: file the key under every value in it",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "multi", { a: "red,blue,green", b: "blue" }, async (s) => {
+          await s.expectTeam("red", ["a"]);
+          await s.expectTeam("blue", ["a", "b"]);
+          await s.expectTeam("green", ["a"]);
+          await s.update("b", "blue,blue2");
+          await s.expectTeam("blue2", ["b"]);
+          await s.expectTeam("blue", ["a", "b"]);
+        }),
+    },
+  ],
+  async teardown() {
+    const c = await shared;
+    await c?.stop();
+  },
+});
