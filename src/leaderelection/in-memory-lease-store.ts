@@ -1,4 +1,4 @@
-import { alreadyExists, conflict, notFound } from "../apimachinery/errors.js";
+import { alreadyExists, conflict, invalid, notFound } from "../apimachinery/errors.js";
 import type { LeaseEndpoint, LeaseObject } from "./lease-object-lock.js";
 
 const LEASES = { group: "coordination.k8s.io", resource: "leases" };
@@ -9,8 +9,9 @@ const LEASES = { group: "coordination.k8s.io", resource: "leases" };
  * successful write bumps a global revision that becomes the object's resourceVersion. Used by
  * {@link InMemoryLock} for fast, deterministic elections in tests and notebooks.
  *
- * Invariant: a replace succeeds only if its resourceVersion equals the stored one (or is absent, the
- * unconditional update built-in types allow), so of two writers that read the same version exactly one wins.
+ * Invariant: a replace succeeds only if its resourceVersion equals the stored one (one without a resourceVersion is
+ * refused with 422, as kube-apiserver refuses unconditional updates of Leases), so of two writers that read the
+ * same version exactly one wins.
  */
 export class InMemoryLeaseStore implements LeaseEndpoint {
   private readonly leases = new Map<string, LeaseObject>();
@@ -32,7 +33,17 @@ export class InMemoryLeaseStore implements LeaseEndpoint {
     const current = this.leases.get(key);
     if (!current) throw notFound({ ...LEASES, name: lease.metadata.name });
     const rv = lease.metadata.resourceVersion;
-    if (rv !== undefined && rv !== current.metadata.resourceVersion) {
+    if (rv === undefined || rv === "") {
+      // kube-apiserver forbids unconditional updates of Leases.
+      throw invalid("Lease", LEASES.group, lease.metadata.name, [
+        {
+          reason: "FieldValueInvalid",
+          field: "metadata.resourceVersion",
+          message: "Invalid value: 0: must be specified for an update",
+        },
+      ]);
+    }
+    if (rv !== current.metadata.resourceVersion) {
       throw conflict({ ...LEASES, name: lease.metadata.name });
     }
     return this.store(key, { ...lease, metadata: { ...lease.metadata, uid: current.metadata.uid } });

@@ -1,4 +1,4 @@
-import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
+import { CoordinationV1Api, CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collect, eventually, failure, jsonPatch, mergePatch, useSuiteCluster } from "./support.js";
 
@@ -35,6 +35,30 @@ describe("409 conflicts", () => {
     );
     const current = await api.readNamespacedConfigMap({ name: "web", namespace });
     expect(current.data).toEqual({ k: "v2" });
+  });
+
+  it("a Lease update without a resourceVersion is refused with 422 (no unconditional update); a merge patch is not", async () => {
+    const namespace = await ns("lease-update");
+    const leases = suite.kubeConfig.makeApiClient(CoordinationV1Api);
+    const lease = await leases.createNamespacedLease({
+      namespace,
+      body: { metadata: { name: "l" }, spec: { holderIdentity: "a", leaseDurationSeconds: 10 } },
+    });
+    const { code, status } = await failure(
+      leases.replaceNamespacedLease({
+        name: "l",
+        namespace,
+        body: { metadata: { name: "l" }, spec: { ...lease.spec, holderIdentity: "b" } },
+      }),
+    );
+    expect(code).toBe(422);
+    expect(status).toMatchObject({ reason: "Invalid", details: { name: "l" } });
+    expect(status.message).toContain("metadata.resourceVersion");
+    const patched = await leases.patchNamespacedLease(
+      { name: "l", namespace, body: { spec: { holderIdentity: "c" } } },
+      mergePatch,
+    );
+    expect(patched.spec?.holderIdentity).toBe("c");
   });
 
   it("creating an existing name fails with 409 AlreadyExists", async () => {

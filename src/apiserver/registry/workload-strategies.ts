@@ -177,8 +177,16 @@ export class ReplicatedStrategy extends BasicStrategy {
   }
 }
 
-/** Lease (coordination.k8s.io/v1): `spec` fields must have their Go types (400 BadRequest otherwise). */
+/**
+ * Lease (coordination.k8s.io/v1): `spec` fields must have their Go types (400 BadRequest otherwise), and an update
+ * must carry `metadata.resourceVersion` (kube's lease strategy forbids unconditional updates: 422 otherwise), so a
+ * leader-election write can never silently overwrite another candidate's.
+ */
 export class LeaseStrategy extends BasicStrategy {
+  constructor() {
+    super({ allowUnconditionalUpdate: false });
+  }
+
   override decode(obj: KubeObject): void {
     const s = requireSpecObject(obj, "Lease", "coordination.k8s.io");
     const types: Record<string, "string" | "integer" | "time"> = {

@@ -74,10 +74,11 @@ Section 3 creates one by hand and shows a takeover only after a second without r
 version is still current, so of two writes based on the same read, the first lands and the second gets **409
 Conflict**: that candidate did not acquire. It is optimistic concurrency used as compare-and-swap.
 
-Section 4 forces the interleaving with a barrier: with the version, exactly one winner; with an unconditional
-update (no resourceVersion, which the API allows for Leases), both candidates return "I lead" while the Lease names
-only the last writer: split brain until the loser's next renewal. Nothing else in the algorithm (timers, jitter)
-can replace this check, because the two candidates cannot see each other's decision.`,
+Section 4 forces the interleaving with a barrier: with the version, exactly one winner; with a merge patch of the
+spec (which names no resourceVersion, so the server applies it whatever changed), both candidates return "I lead"
+while the Lease names only the last writer: split brain until the loser's next renewal. (A plain update
+of a Lease without a resourceVersion is refused by kube-apiserver with 422.) Nothing else in the algorithm (timers,
+jitter) can replace this check, because the two candidates cannot see each other's decision.`,
     keyPoints: [
       { point: "the update carries the resourceVersion read", terms: ["resourceversion", "version"] },
       { point: "the second write gets 409 Conflict", terms: ["409", "conflict"] },
