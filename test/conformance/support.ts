@@ -61,8 +61,48 @@ export function useSuiteCluster(): SuiteCluster {
     get kubeConfig() {
       return get().kubeConfig;
     },
-    namespace: (prefix) => freshNamespace(get().kubeConfig, prefix, created),
+    namespace: async (prefix) => {
+      const name = await freshNamespace(get().kubeConfig, prefix, created);
+      // A whole cluster's kube-controller-manager (kind, kubeconfig) publishes kube-root-ca.crt into every new
+      // namespace; wait for it so scenarios see it from the start instead of in the middle of a watch.
+      if (get().backend === "kind" || get().backend === "kubeconfig")
+        await rootCaPublished(get().kubeConfig, name);
+      return name;
+    },
   };
+}
+
+/**
+ * ConfigMaps a whole cluster puts in every namespace by itself: kube-controller-manager's root CA publisher
+ * writes `kube-root-ca.crt` (Pods mount it with their ServiceAccount token). The embedded server and envtest's
+ * control plane run no such controller. Scenarios about the ConfigMaps they wrote leave these out.
+ */
+export const CLUSTER_CONFIGMAPS: readonly string[] = ["kube-root-ca.crt"];
+
+/** Whether an object (or a Table row's object) is one of {@link CLUSTER_CONFIGMAPS}. */
+export function isClusterConfigMap(object: { metadata?: { name?: string } } | undefined): boolean {
+  return CLUSTER_CONFIGMAPS.includes(object?.metadata?.name ?? "");
+}
+
+/** The items a scenario wrote: drops {@link CLUSTER_CONFIGMAPS}. */
+export function own<T extends { metadata?: { name?: string } }>(items: readonly T[]): T[] {
+  return items.filter((item) => !isClusterConfigMap(item));
+}
+
+/** Waits (up to 30 s) until kube-controller-manager has published kube-root-ca.crt into `namespace`. */
+async function rootCaPublished(kc: KubeConfig, namespace: string): Promise<void> {
+  const api = kc.makeApiClient(CoreV1Api);
+  await eventually(
+    async () => {
+      const found = await api
+        .readNamespacedConfigMap({ name: "kube-root-ca.crt", namespace })
+        .then(() => true)
+        .catch(() => false);
+      return found;
+    },
+    30_000,
+    `kube-root-ca.crt in ${namespace}`,
+  );
 }
 
 /** A unique namespace for one test: created now, deleted (best effort) by {@link cleanupNamespaces}. */
