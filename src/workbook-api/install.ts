@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
-import { isNotFound } from "../apimachinery/errors.js";
+import { isAlreadyExists, isConflict, isNotFound } from "../apimachinery/errors.js";
 import { type CrdManifest, WORKBOOK_CRDS } from "./crds.js";
 
 /** Annotation holding a hash of the manifest a CRD was installed from; equal hash = nothing to update. */
@@ -89,6 +89,40 @@ function established(crd: StoredCrd | undefined): boolean {
 }
 
 /**
+ * Creates or updates one CRD. Two installers at once (two notebooks on one cluster) are fine: a create that
+ * answers 409 AlreadyExists, or an update that answers 409 Conflict, reads the CRD again and decides again.
+ */
+async function applyCrd(
+  api: CustomObjectsApi,
+  crd: CrdManifest,
+  timeoutMs: number,
+  pollMs: number,
+): Promise<InstallResult> {
+  const name = crd.metadata.name;
+  for (let attempt = 1; ; attempt++) {
+    let stored = await readCrd(api, name);
+    if (stored?.metadata?.deletionTimestamp) {
+      await until(`${name} to finish deleting`, timeoutMs, pollMs, async () => !(await readCrd(api, name)));
+      stored = undefined;
+    }
+    try {
+      if (!stored) {
+        await api.createClusterCustomObject({ ...CRD_REF, body: withHash(crd) });
+        return { name, action: "created" };
+      }
+      if (stored.metadata?.annotations?.[MANIFEST_HASH_ANNOTATION] === hashOf(crd)) {
+        return { name, action: "unchanged" };
+      }
+      const body = withHash(crd, stored.metadata?.resourceVersion);
+      await api.replaceClusterCustomObject({ ...CRD_REF, name, body });
+      return { name, action: "updated" };
+    } catch (err) {
+      if (attempt >= 5 || !(isAlreadyExists(err) || isConflict(err))) throw err;
+    }
+  }
+}
+
+/**
  * Installs (or updates) the workbook's CRDs and waits until every kind is Established and served. Idempotent:
  * a second call finds the same manifest hash and changes nothing. A CRD still being deleted (an uninstall in
  * flight) is waited out, then created again. Works on every backend: it only speaks the Kubernetes API.
@@ -100,24 +134,7 @@ export async function installWorkbookApi(
   const { timeoutMs = 60_000, pollMs = 100, crds = WORKBOOK_CRDS } = options;
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
   const results: InstallResult[] = [];
-  for (const crd of crds) {
-    const name = crd.metadata.name;
-    let stored = await readCrd(api, name);
-    if (stored?.metadata?.deletionTimestamp) {
-      await until(`${name} to finish deleting`, timeoutMs, pollMs, async () => !(await readCrd(api, name)));
-      stored = undefined;
-    }
-    if (!stored) {
-      await api.createClusterCustomObject({ ...CRD_REF, body: withHash(crd) });
-      results.push({ name, action: "created" });
-    } else if (stored.metadata?.annotations?.[MANIFEST_HASH_ANNOTATION] !== hashOf(crd)) {
-      const body = withHash(crd, stored.metadata?.resourceVersion);
-      await api.replaceClusterCustomObject({ ...CRD_REF, name, body });
-      results.push({ name, action: "updated" });
-    } else {
-      results.push({ name, action: "unchanged" });
-    }
-  }
+  for (const crd of crds) results.push(await applyCrd(api, crd, timeoutMs, pollMs));
   for (const crd of crds) {
     const name = crd.metadata.name;
     await until(`${name} to be Established`, timeoutMs, pollMs, async () =>
