@@ -416,9 +416,63 @@ cleaned up yourself. In section 6 the hand patch is shown and rejected: the exte
     ],
   },
   {
+    id: "11-leaked-watch",
+    notebook,
+    section: "7. A leaked watch",
+    topic: "informer",
+    difficulty: "intermediate",
+    question:
+      "Your controller's memory grows after every reconnect, and the API server shows more and more watches from it. What is happening?",
+    answer: `It starts a new informer (or a whole factory) on every reconnect, config reload or restart of its
+controller loop, and never stops the old one. Each informer keeps its own watch open and its own cache of every
+object it watches, and keeps calling its handlers, so memory grows by one cache per restart, the server holds one
+more long-running request per restart (\`apiserver_longrunning_requests{verb="WATCH"}\`), and the same event may be
+handled several times.
+
+The fix is ownership: whatever starts an informer, a controller or a timer keeps it and stops it (\`shutdown()\`,
+\`stop()\`, cancelling the context in Go) before replacing it, and tests stop them after each test. Section 7 counts
+the informers still running and the server's open watches after three restarts, then stops them and counts again.`,
+    keyPoints: [
+      {
+        point: "a new informer per restart, the old one never stopped",
+        terms: ["never stop", "not stopped", "new informer", "old one"],
+      },
+      { point: "each keeps a watch and a cache", terms: ["watch", "cache"] },
+      { point: "memory and server watches grow", terms: ["memory", "longrunning", "open watches", "grow"] },
+      { point: "stop what you start (shutdown, context cancel)", terms: ["stop", "shutdown", "cancel"] },
+    ],
+  },
+  {
+    id: "11-stop-in-tests",
+    notebook,
+    section: "7. A leaked watch",
+    topic: "testing",
+    difficulty: "basic",
+    question:
+      "Your controller's test suite gets slower and flakier as it grows, and sometimes a test sees events from a previous test. What would you check?",
+    answer: `That every test stops what it started: informers, controllers, timers, the cluster connection. A
+controller left running by one test keeps watching and reconciling while the next test runs: it sees the next test's
+objects, writes to them, and its watch and cache cost memory and CPU that add up test after test. That is the leaked
+watch of section 7 in a test suite.
+
+Stop everything in \`afterEach\` (or use one per-test context and cancel it), give every test its own namespace so a
+straggler cannot touch the next test's objects, and assert in a final check that nothing is left running (the
+embedded server's open-watch count is one way). The workbook's notebooks end with a clean-up cell and must run twice
+in a row for the same reason.`,
+    keyPoints: [
+      { point: "every test stops what it started", terms: ["stop", "afterEach", "cancel"] },
+      {
+        point: "a leftover controller reacts to the next test's objects",
+        terms: ["next test", "leftover", "still running"],
+      },
+      { point: "a namespace per test", terms: ["namespace"] },
+      { point: "check that nothing is left running", terms: ["open watch", "nothing is left", "leak"] },
+    ],
+  },
+  {
     id: "11-debug-metrics",
     notebook,
-    section: "7. A map for the next time",
+    section: "8. A map for the next time",
     topic: "debugging",
     difficulty: "advanced",
     question:
@@ -431,7 +485,7 @@ for what a user must see, status conditions with observedGeneration, and logs ke
 
 Each bug of this notebook maps to one of them: the hot loop to the reconcile and write rates, the blind controller
 to sync state and cache size, the stuck queue to depth and longest running, the storm to 409s, the stuck deletion to
-finalizers and Events. Section 7 draws that map.`,
+finalizers and Events, the leaked watch to open watches. Section 8 draws that map.`,
     keyPoints: [
       {
         point: "reconcile counts by result, errors and duration",
