@@ -49,7 +49,9 @@ export function renderQuestion(question: Question, number: number): string {
 
 /** Markdown for a list of questions under a heading. */
 export function renderQuestions(questions: readonly Question[], heading = "Questions"): string {
-  const body = questions.map((q, i) => renderQuestion(q, i + 1)).join("\n");
+  // A rule between questions: a folded answer has no margin of its own, so without it the next question sits
+  // flush against the "Model answer" line.
+  const body = questions.map((q, i) => renderQuestion(q, i + 1)).join("\n---\n\n");
   return `### ${heading}\n\n${body}`;
 }
 

@@ -155,5 +155,5 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 600_000);
+  }, 1_800_000);
 });

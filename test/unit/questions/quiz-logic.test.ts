@@ -178,6 +178,8 @@ describe("selecting and rendering", () => {
     expect(md).toContain("_Shown in: [01-demo, section 1. Demo](01-demo.ipynb#1.-Demo)._");
     expect(md.indexOf("answer 01-a")).toBeGreaterThan(md.indexOf("<details>"));
     expect(md.indexOf("answer 01-a")).toBeLessThan(md.indexOf("</details>"));
+    const two = renderQuestions([question("01-a"), question("01-b")]);
+    expect(two).toMatch(/<\/details>\n\n---\n\n<!-- question: 01-b -->/);
   });
 
   it("showQuestions prints the selection and refuses an empty one", () => {
