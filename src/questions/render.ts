@@ -47,12 +47,17 @@ export function renderQuestion(question: Question, number: number): string {
   ].join("\n");
 }
 
+/**
+ * Markdown for questions numbered from `first`, a rule between them: a folded answer has no margin of its own,
+ * so without it the next question sits flush against the "Model answer" line.
+ */
+export function renderQuestionList(questions: readonly Question[], first = 1): string {
+  return questions.map((q, i) => renderQuestion(q, first + i)).join("\n---\n\n");
+}
+
 /** Markdown for a list of questions under a heading. */
 export function renderQuestions(questions: readonly Question[], heading = "Questions"): string {
-  // A rule between questions: a folded answer has no margin of its own, so without it the next question sits
-  // flush against the "Model answer" line.
-  const body = questions.map((q, i) => renderQuestion(q, i + 1)).join("\n---\n\n");
-  return `### ${heading}\n\n${body}`;
+  return `### ${heading}\n\n${renderQuestionList(questions)}`;
 }
 
 /** Options of {@link showQuestions}: a filter within the notebook, a heading, and where to show. */
@@ -80,5 +85,14 @@ export function showQuestions(notebook: string, options: ShowQuestionsOptions = 
     const where = options.section ? ` section "${options.section}"` : "";
     throw new Error(`showQuestions: the bank has no questions for ${notebook}${where} (src/questions/bank/)`);
   }
-  showMarkdown(renderQuestions(chosen, options.heading), options);
+  // A few questions per output: one output holding a dozen questions is taller than a screen, and a learner
+  // scrolls past it (the browser test's limit is 1200 px per output).
+  for (let start = 0; start < chosen.length; start += QUESTIONS_PER_OUTPUT) {
+    const group = chosen.slice(start, start + QUESTIONS_PER_OUTPUT);
+    const body = renderQuestionList(group, start + 1);
+    showMarkdown(start === 0 ? `### ${options.heading ?? "Questions"}\n\n${body}` : body, options);
+  }
 }
+
+/** How many questions one output of {@link showQuestions} holds. */
+export const QUESTIONS_PER_OUTPUT = 5;

@@ -9,6 +9,7 @@ import {
   loadProgress,
   pickInterview,
   QUESTION_BANK,
+  QUESTIONS_PER_OUTPUT,
   type Question,
   QuizDeck,
   recordAnswer,
@@ -180,6 +181,18 @@ describe("selecting and rendering", () => {
     expect(md.indexOf("answer 01-a")).toBeLessThan(md.indexOf("</details>"));
     const two = renderQuestions([question("01-a"), question("01-b")]);
     expect(two).toMatch(/<\/details>\n\n---\n\n<!-- question: 01-b -->/);
+  });
+
+  it("showQuestions splits a long list into outputs of a few questions, numbered on", () => {
+    const out: string[] = [];
+    showQuestions("00-cluster", { display: null, write: (t) => out.push(t) });
+    const all = selectQuestions({ notebook: "00-cluster" });
+    expect(all.length).toBeGreaterThan(QUESTIONS_PER_OUTPUT);
+    expect(out.length).toBe(Math.ceil(all.length / QUESTIONS_PER_OUTPUT));
+    expect(out[0]).toMatch(/^### Questions\n/);
+    expect(out[1]).not.toContain("### Questions");
+    expect(out[1]).toContain(`**Q${QUESTIONS_PER_OUTPUT + 1}. `);
+    for (const q of all) expect(out.join("")).toContain(`<!-- question: ${q.id} -->`);
   });
 
   it("showQuestions prints the selection and refuses an empty one", () => {
