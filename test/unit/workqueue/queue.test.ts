@@ -132,4 +132,25 @@ describe("Queue", () => {
     }
     expect(q.len()).toBe(0);
   });
+
+  it("forgets finished items in bulk (memory stays bounded) without losing a held or parked one", async () => {
+    const q = new Queue<string>();
+    // Internal: entries of items that are neither dirty nor processing are kept until a sweep drops them.
+    const tracked = () => (q as unknown as { entries: Map<string, unknown> }).entries.size;
+    q.add("held");
+    expect(await getItem(q)).toBe("held");
+    q.add("held"); // parked: dirty and processing
+    for (let i = 0; i < 20_000; i++) {
+      q.add(`k${i}`);
+      q.done(await getItem(q));
+    }
+    expect(tracked()).toBeLessThan(5_000);
+    expect(q.state()).toMatchObject({ dirty: ["held"], processing: ["held"], queue: [] });
+    q.done("held");
+    expect(await getItem(q)).toBe("held");
+    // A swept key is a new key again: added, handed out, deduplicated as before.
+    q.add("k0");
+    q.add("k0");
+    expect(q.len()).toBe(1);
+  });
 });
