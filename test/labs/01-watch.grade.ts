@@ -8,23 +8,21 @@ import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
 import type { MetaObject } from "../../src/apimachinery/index.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import { type EmbeddedCluster, startCluster } from "../../src/cluster/index.js";
+import type { EmbeddedCluster } from "../../src/cluster/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type WatcherModule = typeof import("../../solutions/01-watch/watcher.js");
 type Watcher = InstanceType<WatcherModule["ResumingWatcher"]>;
 
-let shared: Promise<EmbeddedCluster> | undefined;
-let namespaceCounter = 0;
-
 /** One embedded cluster per grading worker; its own controllers off, so the counters count only the lab. */
-function cluster(): Promise<EmbeddedCluster> {
-  shared ??= startCluster({
+const cluster = gradingCluster(
+  { prefix: "lab01" },
+  {
     backend: "embedded",
     embedded: { controllers: { garbageCollector: false, namespace: false } },
-  });
-  return shared;
-}
+  },
+);
 
 /** What the learner's watcher handed to its handler. */
 class Recorder {
@@ -69,10 +67,9 @@ class Scenario {
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "watcher.js")).href)) as WatcherModule;
-    const c = await cluster();
+    const c = await cluster.get();
     c.instruments.faults.clear();
-    const namespace = `lab01-${label}-${process.pid}-${namespaceCounter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const namespace = await cluster.newNamespace(label);
     const listWatch = new ListWatch(c.kubeConfig, BuiltinResources.configMaps, { namespace });
     const recorder = new Recorder();
     const watcher = new mod.ResumingWatcher(listWatch, recorder);
@@ -356,8 +353,5 @@ export default defineLab({
         }),
     },
   ],
-  async teardown() {
-    const c = await shared;
-    await c?.stop();
-  },
+  teardown: () => cluster.stop(),
 });

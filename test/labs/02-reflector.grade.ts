@@ -9,8 +9,9 @@ import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import type { MetaObject } from "../../src/apimachinery/index.js";
 import { Reflector } from "../../src/cache/index.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import { type EmbeddedCluster, startCluster } from "../../src/cluster/index.js";
+import type { EmbeddedCluster } from "../../src/cluster/index.js";
 import { defineLab, eventually } from "../../src/grading/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type StoreModule = typeof import("../../solutions/02-reflector/store.js");
 type Store = InstanceType<StoreModule["IndexedStore"]>;
@@ -20,16 +21,14 @@ const TEAMS = "workbook.dev/teams";
 const teamsOf = (obj: MetaObject): string[] =>
   (obj.metadata?.annotations?.[TEAMS] ?? "").split(",").filter((t) => t !== "");
 
-let shared: Promise<EmbeddedCluster> | undefined;
-let namespaceCounter = 0;
-
-function cluster(): Promise<EmbeddedCluster> {
-  shared ??= startCluster({
+/** One cluster for every check this worker runs. */
+const cluster = gradingCluster(
+  { prefix: "lab02" },
+  {
     backend: "embedded",
     embedded: { controllers: { garbageCollector: false, namespace: false } },
-  });
-  return shared;
-}
+  },
+);
 
 /** One check's world: a namespace, the learner's store, the package's Reflector filling it. */
 class Scenario {
@@ -44,11 +43,10 @@ class Scenario {
 
   static async open(dir: string, label: string, seed: Record<string, string>): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "store.js")).href)) as StoreModule;
-    const c = await cluster();
+    const c = await cluster.get();
     c.instruments.faults.clear();
-    const namespace = `lab02-${label}-${process.pid}-${namespaceCounter++}`;
+    const namespace = await cluster.newNamespace(label);
     const core = c.kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: namespace } } });
     for (const [name, teams] of Object.entries(seed)) {
       await core.createNamespacedConfigMap({ namespace, body: configMap(name, teams) });
     }
@@ -291,8 +289,5 @@ export default defineLab({
         }),
     },
   ],
-  async teardown() {
-    const c = await shared;
-    await c?.stop();
-  },
+  teardown: () => cluster.stop(),
 });

@@ -4,21 +4,16 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@k
 import { SharedIndexInformer } from "../../src/cache/index.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/cluster/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type FanOutModule = typeof import("../../solutions/03-informer/fan-out.js");
 type FanOut = InstanceType<FanOutModule["FanOut"]>;
 type Handler = Parameters<FanOut["addHandler"]>[0];
 
-let shared: Promise<Cluster> | undefined;
-let counter = 0;
-const namespaces: string[] = [];
-
-function cluster(): Promise<Cluster> {
-  shared ??= startCluster();
-  return shared;
-}
+/** One cluster for every check this worker runs. */
+const cluster = gradingCluster({ prefix: "lab03" });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,10 +61,8 @@ class Scenario {
 
   static async open(dir: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "fan-out.js")).href)) as FanOutModule;
-    const c = await cluster();
-    const namespace = `lab03-${process.pid}-${counter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
-    namespaces.push(namespace);
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace("fanout");
     return new Scenario(c, namespace, mod);
   }
 
@@ -375,11 +368,5 @@ export default defineLab({
       },
     ];
   },
-  async teardown() {
-    const c = await shared;
-    if (!c) return;
-    const core = c.kubeConfig.makeApiClient(CoreV1Api);
-    for (const ns of namespaces) await core.deleteNamespace({ name: ns }).catch(() => {});
-    await c.stop();
-  },
+  teardown: () => cluster.stop(),
 });

@@ -1,33 +1,18 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/cluster/index.js";
 import { findStatusCondition } from "../../src/controller/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
-import {
-  CONFIGSET_LABEL,
-  type ConfigSet,
-  configSetClient,
-  installWorkbookApi,
-} from "../../src/workbook-api/index.js";
+import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook-api/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/06-status/controller.js");
 type Instance = ReturnType<ControllerModule["createStatusController"]>;
 
-let shared: Promise<Cluster> | undefined;
-let namespaceCounter = 0;
-const namespaces: string[] = [];
-
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
-function cluster(): Promise<Cluster> {
-  shared ??= (async () => {
-    const c = await startCluster();
-    await installWorkbookApi(c.kubeConfig);
-    return c;
-  })();
-  return shared;
-}
+const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,10 +34,8 @@ class Scenario {
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
-    const c = await cluster();
-    const namespace = `lab06-${label}-${process.pid}-${namespaceCounter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
-    namespaces.push(namespace);
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace(label);
     return new Scenario(c, namespace, mod);
   }
 
@@ -291,11 +274,5 @@ export default defineLab({
       },
     ];
   },
-  async teardown() {
-    const c = await shared;
-    if (!c) return;
-    const core = c.kubeConfig.makeApiClient(CoreV1Api);
-    for (const ns of namespaces) await core.deleteNamespace({ name: ns }).catch(() => {});
-    await c.stop();
-  },
+  teardown: () => cluster.stop(),
 });

@@ -1,32 +1,17 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CoreV1Api } from "@kubernetes/client-node";
 import { isNotFound } from "../../src/apimachinery/index.js";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/cluster/index.js";
 import { FakeCloud } from "../../src/fake-cloud/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
-import {
-  BUCKET_FINALIZER,
-  type Bucket,
-  bucketClient,
-  installWorkbookApi,
-} from "../../src/workbook-api/index.js";
+import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../../src/workbook-api/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/07-finalizers/controller.js");
 type BucketController = ReturnType<ControllerModule["createBucketController"]>;
 
-let shared: Promise<Cluster> | undefined;
-let namespaceCounter = 0;
-
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
-function cluster(): Promise<Cluster> {
-  shared ??= (async () => {
-    const c = await startCluster();
-    await installWorkbookApi(c.kubeConfig);
-    return c;
-  })();
-  return shared;
-}
+const cluster = gradingCluster({ prefix: "lab07", workbookApi: true });
 
 /** One check's world: a fresh namespace and cloud, and the lab's controller running against them. */
 class Scenario {
@@ -41,9 +26,8 @@ class Scenario {
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
-    const c = await cluster();
-    const namespace = `lab07-${label}-${process.pid}-${namespaceCounter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace(label);
     return new Scenario(c, namespace, mod);
   }
 
@@ -273,8 +257,5 @@ export default defineLab({
       },
     ];
   },
-  async teardown() {
-    const c = await shared;
-    await c?.stop();
-  },
+  teardown: () => cluster.stop(),
 });

@@ -2,10 +2,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { isNotFound } from "../../src/apimachinery/index.js";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/cluster/index.js";
 import { defineLab, eventually } from "../../src/grading/index.js";
 import { ownerReferenceTo } from "../../src/meta/index.js";
-import { type ConfigSet, configSetClient, installWorkbookApi } from "../../src/workbook-api/index.js";
+import { type ConfigSet, configSetClient } from "../../src/workbook-api/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type CollectorModule = typeof import("../../solutions/08-garbage-collection/collector.js");
 type Collector = ReturnType<CollectorModule["createCollector"]>;
@@ -13,21 +14,14 @@ type Collector = ReturnType<CollectorModule["createCollector"]>;
 const HOLD = "example.com/hold";
 const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
-let shared: Promise<Cluster> | undefined;
-let namespaceCounter = 0;
-
 /**
  * One cluster for every check this worker runs, its built-in garbage collector switched off (ignored by
  * envtest, which has none), with the workbook's CRDs installed.
  */
-function cluster(): Promise<Cluster> {
-  shared ??= (async () => {
-    const c = await startCluster({ embedded: { controllers: { garbageCollector: false } } });
-    await installWorkbookApi(c.kubeConfig);
-    return c;
-  })();
-  return shared;
-}
+const cluster = gradingCluster(
+  { prefix: "lab08", workbookApi: true },
+  { embedded: { controllers: { garbageCollector: false } } },
+);
 
 interface ChildSpec {
   /** Keep the child Terminating with a finalizer of the grader's until released. */
@@ -47,9 +41,8 @@ class Scenario {
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "collector.js")).href)) as CollectorModule;
-    const c = await cluster();
-    const namespace = `lab08-${label}-${process.pid}-${namespaceCounter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace(label);
     const s = new Scenario(c, namespace);
     s.collector = mod.createCollector({ kubeConfig: c.kubeConfig, namespace });
     await s.collector.start();
@@ -302,8 +295,5 @@ export default defineLab({
       },
     ];
   },
-  async teardown() {
-    const c = await shared;
-    await c?.stop();
-  },
+  teardown: () => cluster.stop(),
 });

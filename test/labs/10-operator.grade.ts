@@ -7,16 +7,11 @@ import {
   type KubeConfig,
   type V1ConfigMap,
 } from "@kubernetes/client-node";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
 import { FakeCloud } from "../../src/fake-cloud/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
-import {
-  installWorkbookApi,
-  STATIC_SITE_FINALIZER,
-  STATIC_SITE_LABEL,
-  type StaticSite,
-} from "../../src/workbook-api/index.js";
+import { STATIC_SITE_FINALIZER, STATIC_SITE_LABEL, type StaticSite } from "../../src/workbook-api/index.js";
+import { gradingCluster } from "./support/grading-cluster.js";
 
 type OperatorModule = typeof import("../../solutions/10-operator/operator.js");
 type Replica = ReturnType<OperatorModule["createOperator"]>;
@@ -28,18 +23,8 @@ const group = "workbook.dev";
 const version = "v1alpha1";
 const plural = "staticsites";
 
-let shared: Promise<Cluster> | undefined;
-let namespaceCounter = 0;
-
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
-function cluster(): Promise<Cluster> {
-  shared ??= (async () => {
-    const c = await startCluster();
-    await installWorkbookApi(c.kubeConfig);
-    return c;
-  })();
-  return shared;
-}
+const cluster = gradingCluster({ prefix: "lab10", workbookApi: true });
 
 /** A scenario: a fresh namespace and cloud, replicas of the operator under test, and a record of reconciles. */
 class Scenario {
@@ -59,9 +44,8 @@ class Scenario {
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "operator.js")).href)) as OperatorModule;
-    const c = await cluster();
-    const namespace = `lab10-${label}-${process.pid}-${namespaceCounter++}`;
-    await c.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace(label);
     return new Scenario(c.kubeConfig, namespace, mod);
   }
 
@@ -447,8 +431,5 @@ export default defineLab({
       },
     ];
   },
-  async teardown() {
-    const c = await shared;
-    await c?.stop();
-  },
+  teardown: () => cluster.stop(),
 });
