@@ -1,6 +1,7 @@
 /**
  * `EmbeddedApiServer`: a real Kubernetes API server in this process. It listens with HTTPS on 127.0.0.1 (a
- * random port unless told otherwise), presents a certificate signed by a CA it minted at start, requires a
+ * random port unless told otherwise), serves HTTP/2 and HTTP/1.1 on that port (ALPN, see ./http/transport.ts),
+ * presents a certificate signed by a CA it minted at start, requires a
  * bearer token, speaks the Kubernetes REST and watch protocol over an {@link ApiBackend}, and writes a
  * kubeconfig that kubectl and client-node use without skipping TLS verification.
  *
@@ -8,13 +9,12 @@
  * kubeconfig's temporary directory. Nothing keeps running after `stop()` resolves.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { type Clock, realClock } from "../clock/clock.js";
 import { ApiHandler, type ApiHandlerOptions } from "./http/api-handler.js";
+import { ApiTransport } from "./http/transport.js";
 import { Instruments } from "./instruments/instruments.js";
 import { kubeConfigFor, writeKubeconfig } from "./kubeconfig.js";
 import { generateServingCertificates, randomToken } from "./tls.js";
@@ -42,6 +42,11 @@ export interface EmbeddedApiServerOptions {
   random?: () => number;
   /** Observer of every finished request (server-side duration in ms). */
   onRequest?: ApiHandlerOptions["onRequest"];
+  /**
+   * Streams one HTTP/2 connection may carry at once (kube-apiserver's `--http2-max-streams-per-connection`;
+   * default 250, Go's default, which kube-apiserver uses unless told otherwise).
+   */
+  http2MaxStreamsPerConnection?: number;
 }
 
 /** An HTTPS Kubernetes API server over an {@link ApiBackend}. */
@@ -57,10 +62,9 @@ export class EmbeddedApiServer {
   /** Metrics and faults (undefined when disabled by options). */
   readonly instruments: Instruments | undefined;
 
-  private server: Server | undefined;
+  private transport: ApiTransport | undefined;
   private handler: ApiHandler | undefined;
   private tempDir: string | undefined;
-  private readonly sockets = new Set<Socket>();
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly clock: Clock;
@@ -90,6 +94,11 @@ export class EmbeddedApiServer {
     return this.handler?.openWatches ?? 0;
   }
 
+  /** Open TCP connections to the server (an HTTP/2 connection carries many requests and watches). */
+  get openConnections(): number {
+    return this.transport?.connections ?? 0;
+  }
+
   /** Generates certificates, listens, writes the kubeconfig. Resolves when the server accepts requests. */
   start(): Promise<void> {
     if (this.stopping) return Promise.reject(new Error("EmbeddedApiServer: cannot start after stop()"));
@@ -100,30 +109,16 @@ export class EmbeddedApiServer {
   private async doStart(): Promise<void> {
     const certs = await generateServingCertificates();
     this.caPem = certs.caPem;
-    const server = createServer({ cert: certs.certPem, key: certs.keyPem, keepAliveTimeout: 30_000 });
-    this.server = server;
-    server.on("connection", (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on("close", () => this.sockets.delete(socket));
+    const transport = new ApiTransport({
+      certPem: certs.certPem,
+      keyPem: certs.keyPem,
+      ...(this.options.http2MaxStreamsPerConnection !== undefined
+        ? { maxStreamsPerConnection: this.options.http2MaxStreamsPerConnection }
+        : {}),
     });
-    server.on("tlsClientError", (_err, socket) => socket.destroy());
-    // Malformed HTTP (not a request the handler ever sees): answer 400 and close, as Go's net/http does.
-    server.on("clientError", (_err, socket) => {
-      if (socket.writable && !socket.writableEnded) {
-        socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      } else {
-        socket.destroy();
-      }
-    });
+    this.transport = transport;
     const host = this.options.host ?? "127.0.0.1";
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.options.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-    const { port } = server.address() as AddressInfo;
+    const { port } = await transport.listen(this.options.port ?? 0, host);
     const urlHost = host.includes(":") ? `[${host}]` : host;
     this.url = `https://${urlHost}:${port}`;
     this.handler = new ApiHandler({
@@ -141,7 +136,7 @@ export class EmbeddedApiServer {
       ...(this.options.random ? { random: this.options.random } : {}),
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
     });
-    server.on("request", this.handler.handle);
+    transport.serve(this.handler.handle);
     this.tempDir = await mkdtemp(join(tmpdir(), "workbook-apiserver-"));
     this.kubeconfigPath = join(this.tempDir, "kubeconfig");
     await writeKubeconfig(this.kubeconfigPath, this.kubeconfigParams());
@@ -166,13 +161,7 @@ export class EmbeddedApiServer {
   private async doStop(): Promise<void> {
     await this.starting?.catch(() => undefined);
     this.handler?.stop();
-    const server = this.server;
-    if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of this.sockets) s.destroy();
-      server.closeAllConnections();
-      await closed;
-    }
+    await this.transport?.close();
     if (this.tempDir) await rm(this.tempDir, { recursive: true, force: true });
   }
 }

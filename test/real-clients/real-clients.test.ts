@@ -56,7 +56,6 @@ const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
   "kinds/PriorityClass": KIND_NOT_SERVED,
   "kinds/StorageClass": KIND_NOT_SERVED,
   "discovery/aggregated": "aggregated discovery is not served",
-  "transport/http2": "HTTP/1.1 only",
   "controller-runtime/client-apply": "server-side apply is 415",
   "controller-runtime/event-recorder": "events.k8s.io/v1 is not served",
 };

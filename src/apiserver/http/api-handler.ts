@@ -3,7 +3,6 @@
  * the request info, apply injected faults, then serve a non-resource document or a resource request. Every
  * failure, expected or not, becomes a `Status` response: nothing a client sends can crash the server.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Clock } from "../../clock/clock.js";
 import { responseError } from "../errors.js";
@@ -18,6 +17,7 @@ import { boolParam, watchOptionsFrom } from "./query.js";
 import { Reply } from "./reply.js";
 import { parseRequestInfo, type RequestInfo } from "./request-info.js";
 import { serveResourceRequest } from "./resource-handler.js";
+import { type ApiRequest, type ApiResponse, abortRequest, isHttp2 } from "./transport.js";
 import { defaultWatchTimeoutMs, WatchStream } from "./watch-stream.js";
 
 /** Options of {@link ApiHandler}. */
@@ -104,7 +104,7 @@ export class ApiHandler {
   }
 
   /** The `request` listener of the HTTPS server. Never throws, never rejects. */
-  handle = (req: IncomingMessage, res: ServerResponse): void => {
+  handle = (req: ApiRequest, res: ApiResponse): void => {
     const reply = new Reply(res);
     const started = performance.now();
     const state: RequestState = { info: undefined, streaming: false };
@@ -139,21 +139,22 @@ export class ApiHandler {
    * After a 413 the rest of the body is still read and discarded, so the client, still sending, reads its 413
    * and can reuse the connection, instead of meeting a reset connection, as it does from
    * kube-apiserver, which reads on and half-closes. A body that keeps coming past
-   * {@link TOO_LARGE_DRAIN_MS} gets its connection closed.
+   * {@link TOO_LARGE_DRAIN_MS} is aborted: its connection closed on HTTP/1.1, its stream reset on HTTP/2.
    */
-  private drainAfterTooLarge(req: IncomingMessage): void {
+  private drainAfterTooLarge(req: ApiRequest): void {
     if (req.complete) return;
     req.on("data", () => {});
     req.resume();
     const timer = this.opts.clock.setTimer(TOO_LARGE_DRAIN_MS, () => {
-      if (!req.complete) req.socket.destroy();
+      if (!req.complete) abortRequest(req);
     });
     req.once("end", () => timer.stop());
     req.once("close", () => timer.stop());
   }
 
-  private async serve(req: IncomingMessage, reply: Reply, state: RequestState): Promise<void> {
-    if (this.stopped) reply.res.setHeader("Connection", "close");
+  private async serve(req: ApiRequest, reply: Reply, state: RequestState): Promise<void> {
+    // HTTP/1.1 clients are told to reconnect elsewhere; HTTP/2 sessions get a GOAWAY from the transport.
+    if (this.stopped && !isHttp2(req)) reply.res.setHeader("Connection", "close");
     authenticate(req, this.opts.token);
     // The raw path, not `new URL().pathname`: URL normalization would resolve `%2e%2e` segments.
     const raw = req.url ?? "/";

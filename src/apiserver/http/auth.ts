@@ -4,11 +4,11 @@
  * as kube-apiserver answers when no authenticator accepts a request and anonymous auth is off.
  */
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import { unauthorized } from "../../apimachinery/errors.js";
+import type { ApiRequest } from "./transport.js";
 
 /** Throws 401 unless the request carries exactly `Bearer <token>` (compared in constant time). */
-export function authenticate(req: IncomingMessage, token: string): void {
+export function authenticate(req: ApiRequest, token: string): void {
   const header = req.headers.authorization;
   if (typeof header !== "string" || !/^bearer /i.test(header)) throw unauthorized();
   const given = Buffer.from(header.slice(7).trim());

@@ -3,13 +3,13 @@
  * with 413 RequestEntityTooLarge, accepts JSON for create/update and one of four patch media types for PATCH,
  * and answers 415 for anything else. The limit is enforced while reading, so a huge body is never buffered.
  */
-import type { IncomingMessage } from "node:http";
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
 import type { PatchType } from "../types.js";
 import { parseJsonReportingDuplicates } from "./json-decoder.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
+import type { ApiRequest } from "./transport.js";
 
 /** kube-apiserver's default request body limit: 3 MiB. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -22,12 +22,12 @@ const PATCH_TYPES: readonly PatchType[] = [
 ];
 
 /** The media type of a request without parameters (`application/json; charset=utf-8` -> `application/json`). */
-export function mediaType(req: IncomingMessage): string {
+export function mediaType(req: ApiRequest): string {
   return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
 /** The patch type named by Content-Type, or a 415. */
-export function patchTypeOf(req: IncomingMessage): PatchType {
+export function patchTypeOf(req: ApiRequest): PatchType {
   const type = mediaType(req);
   if ((PATCH_TYPES as readonly string[]).includes(type)) return type as PatchType;
   throw unsupportedMediaType(type || "no Content-Type");
@@ -38,7 +38,7 @@ export function patchTypeOf(req: IncomingMessage): PatchType {
  * (decoded by {@link readBody}). kube-apiserver also accepts YAML and CBOR; the embedded server does not, and
  * says so in the 415.
  */
-export function requireJsonBody(req: IncomingMessage): void {
+export function requireJsonBody(req: ApiRequest): void {
   const type = mediaType(req);
   if (type === "" || type === "application/json" || type === "*/*" || type === KUBERNETES_PROTOBUF) return;
   const hint = type.includes("protobuf")
@@ -60,12 +60,12 @@ export function requireJsonBody(req: IncomingMessage): void {
  * is read and discarded after the 413 is answered, so the client sees it). A Kubernetes protobuf body (kubectl's imperative `create`) comes
  * back decoded as JSON bytes, so the JSON path handles it (see ./protobuf/).
  */
-export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+export async function readBody(req: ApiRequest, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const raw = await readRawBody(req, limit);
   return mediaType(req) === KUBERNETES_PROTOBUF ? protobufBodyAsJson(raw) : raw;
 }
 
-function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readRawBody(req: ApiRequest, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLargeError(limit));
   return new Promise<Buffer>((resolve, reject) => {

@@ -3,9 +3,10 @@
  * byte count recorded for metrics. kube-apiserver writes every failure as a `metav1.Status` object with the
  * matching HTTP code (`responsewriters.ErrorNegotiated`); so does this.
  */
-import type { ServerResponse } from "node:http";
+
 import type { StatusError } from "../../apimachinery/errors.js";
 import { responseError } from "../errors.js";
+import { type ApiResponse, isHttp2Response } from "./transport.js";
 
 /** Bodies shorter than this (in UTF-16 units) are written as strings, longer ones as a Buffer. */
 const SMALL_BODY = 64 * 1024;
@@ -20,7 +21,7 @@ export class Reply {
   /** Warnings to send with the response, one `Warning: 299 - "<text>"` each (set before {@link Reply.json}). */
   private readonly warningTexts: string[] = [];
 
-  constructor(readonly res: ServerResponse) {}
+  constructor(readonly res: ApiResponse) {}
 
   /** Adds warnings (kube-apiserver's `warning.AddWarning`): the client shows them, the request still succeeds. */
   warn(...texts: readonly string[]): void {
@@ -60,21 +61,29 @@ export class Reply {
     return apiErr;
   }
 
-  /** Starts a streaming response (watch): headers now, body chunks via {@link Reply.write}. */
+  /**
+   * Starts a streaming response (watch): headers now, body chunks via {@link Reply.write}. On HTTP/1.1 the body
+   * is chunked; HTTP/2 frames it itself and forbids `Transfer-Encoding`, and its `writeHead` sends the HEADERS
+   * frame at once.
+   */
   startStream(code: number, contentType: string): void {
     this.code = code;
-    this.res.writeHead(code, {
-      "Content-Type": contentType,
-      "Cache-Control": "no-cache, private",
-      "Transfer-Encoding": "chunked",
-    });
-    this.res.flushHeaders();
+    const headers = { "Content-Type": contentType, "Cache-Control": "no-cache, private" };
+    if (isHttp2Response(this.res)) {
+      this.res.writeHead(code, headers);
+    } else {
+      this.res.writeHead(code, { ...headers, "Transfer-Encoding": "chunked" });
+      this.res.flushHeaders();
+    }
   }
 
-  /** Writes one chunk of a stream; returns false when the socket buffer is over its high-water mark. */
+  /**
+   * Writes one chunk of a stream; returns false when the unsent bytes are over the high-water mark (the socket's
+   * on HTTP/1.1, the stream's on HTTP/2).
+   */
   write(chunk: string): boolean {
     this.bytes += Buffer.byteLength(chunk);
-    return this.res.write(chunk);
+    return isHttp2Response(this.res) ? this.res.write(chunk) : this.res.write(chunk);
   }
 }
 

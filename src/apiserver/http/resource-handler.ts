@@ -4,7 +4,6 @@
  * patch.go, delete.go, watch.go) in one table: every Kubernetes semantic lives in the backend, this file
  * only translates HTTP to backend calls and results back to HTTP.
  */
-import type { IncomingMessage } from "node:http";
 import { badRequest, methodNotAllowed, type Status, StatusError } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
@@ -21,10 +20,11 @@ import {
 import { deleteOptionsFrom, listOptionsFrom, timeoutSecondsFrom, writeOptionsFrom } from "./query.js";
 import type { Reply } from "./reply.js";
 import type { ResourceRequestInfo } from "./request-info.js";
+import type { ApiRequest } from "./transport.js";
 
 /** What the resource handler needs per request. */
 export interface ResourceRequest {
-  req: IncomingMessage;
+  req: ApiRequest;
   reply: Reply;
   query: URLSearchParams;
   info: ResourceRequestInfo;
@@ -128,7 +128,7 @@ function deletedStatus(rt: ResourceType, obj: KubeObject): Omit<Status, "message
  * Whether the client asked for a `meta.k8s.io/v1` Table (kubectl get sends
  * `application/json;as=Table;v=v1;g=meta.k8s.io, ..., application/json`). Other Table versions fall through.
  */
-function wantsTable(req: IncomingMessage): boolean {
+function wantsTable(req: ApiRequest): boolean {
   const accept = req.headers.accept ?? "";
   return accept.split(",").some((range) => {
     const params = new Set(range.split(";").map((p) => p.trim()));
@@ -136,7 +136,7 @@ function wantsTable(req: IncomingMessage): boolean {
   });
 }
 
-async function optionalJson(req: IncomingMessage): Promise<unknown> {
+async function optionalJson(req: ApiRequest): Promise<unknown> {
   const body = await readBody(req);
   if (body.toString("utf8").trim() === "") return undefined;
   requireJsonBody(req);
