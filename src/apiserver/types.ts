@@ -25,6 +25,8 @@ export interface ResourceType {
   singular: string;
   namespaced: boolean;
   shortNames: string[];
+  /** Discovery categories (`all` makes `kubectl get all` include the kind); absent means none. */
+  categories?: string[];
   /** Subresources served, e.g. `["status"]`; namespaces also serve `finalize`. */
   subresources: string[];
   /** Verbs for discovery: get, list, watch, create, update, patch, delete, deletecollection. */

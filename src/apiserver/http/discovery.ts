@@ -49,6 +49,7 @@ function resourceEntries(t: ResourceType): Record<string, unknown>[] {
     verbs: [...t.verbs],
   };
   if (t.shortNames.length > 0) main.shortNames = [...t.shortNames];
+  if (t.categories && t.categories.length > 0) main.categories = [...t.categories];
   const subs = t.subresources.map((sub) => ({
     name: `${t.resource}/${sub}`,
     singularName: "",

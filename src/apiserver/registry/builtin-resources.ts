@@ -2,6 +2,8 @@ import type { Clock } from "../../clock/clock.js";
 import { CrdStrategy } from "./crd.js";
 import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { ConfigMapStrategy, SecretStrategy } from "./data-strategies.js";
+import { servedKind } from "./kind-spec-strategy.js";
+import { COMMON_KINDS } from "./kinds/index.js";
 import { NamespaceStrategy } from "./namespace-strategy.js";
 import { defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
@@ -9,8 +11,8 @@ import { ServiceStrategy } from "./service-strategy.js";
 import { EventStrategy, LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
 
 /**
- * The built-in kinds the embedded server serves, with their write strategies; `crds` is what stored CRDs drive
- * (their kinds served and purged).
+ * The built-in kinds the embedded server serves, with their write strategies: the hand-written ones here, then
+ * the common kinds served from data (`kinds/`); `crds` is what stored CRDs drive (their kinds served and purged).
  */
 export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResource[] {
   return [
@@ -56,6 +58,7 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
         kind: "Pod",
         namespaced: true,
         shortNames: ["po"],
+        categories: ["all"],
         subresources: ["status"],
       }),
       strategy: new PodStrategy(),
@@ -68,6 +71,7 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
         kind: "Service",
         namespaced: true,
         shortNames: ["svc"],
+        categories: ["all"],
         subresources: ["status"],
         verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
       }),
@@ -102,6 +106,7 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
         kind: "Deployment",
         namespaced: true,
         shortNames: ["deploy"],
+        categories: ["all"],
         subresources: ["status"],
       }),
       strategy: new ReplicatedStrategy("Deployment", true),
@@ -114,6 +119,7 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
         kind: "ReplicaSet",
         namespaced: true,
         shortNames: ["rs"],
+        categories: ["all"],
         subresources: ["status"],
       }),
       strategy: new ReplicatedStrategy("ReplicaSet", false),
@@ -126,9 +132,11 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
         kind: "CustomResourceDefinition",
         namespaced: false,
         shortNames: ["crd", "crds"],
+        categories: ["api-extensions"],
         subresources: ["status"],
       }),
       strategy: new CrdStrategy(clock, crds),
     },
+    ...COMMON_KINDS.map(servedKind),
   ];
 }

@@ -7,11 +7,13 @@ import { isJsonObject, type JsonObject } from "../storage/json.js";
  * absent and mutates its argument.
  */
 
-function setIfAbsent(obj: JsonObject, key: string, value: unknown): void {
+/** Sets `obj[key]` when it is absent or null (what a `SetDefaults_*` function does for a nil field). */
+export function setIfAbsent(obj: JsonObject, key: string, value: unknown): void {
   if (obj[key] === undefined || obj[key] === null) obj[key] = value;
 }
 
-function objectAt(obj: JsonObject, key: string): JsonObject {
+/** `obj[key]` as an object, created empty when absent or not an object. */
+export function objectAt(obj: JsonObject, key: string): JsonObject {
   if (!isJsonObject(obj[key])) obj[key] = {};
   return obj[key] as JsonObject;
 }
@@ -29,25 +31,37 @@ function defaultContainer(c: JsonObject): void {
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isJsonObject(p)) setIfAbsent(p, "protocol", "TCP");
 }
 
-/** `SetDefaults_PodSpec` plus container defaults. */
+/**
+ * `SetDefaults_PodSpec` plus container defaults: what every pod spec gets, a Pod's own or a template's (a
+ * template never gets `enableServiceLinks`, which `SetDefaults_Pod` sets on Pods only).
+ */
 export function defaultPodSpec(spec: JsonObject): void {
   setIfAbsent(spec, "restartPolicy", "Always");
   setIfAbsent(spec, "dnsPolicy", "ClusterFirst");
   setIfAbsent(spec, "terminationGracePeriodSeconds", 30);
   setIfAbsent(spec, "schedulerName", "default-scheduler");
   setIfAbsent(spec, "securityContext", {});
-  setIfAbsent(spec, "enableServiceLinks", true);
   for (const list of ["containers", "initContainers"]) {
     const cs = spec[list];
     if (Array.isArray(cs)) for (const c of cs) if (isJsonObject(c)) defaultContainer(c);
   }
 }
 
+/** A Pod's spec (`SetDefaults_Pod` and `SetDefaults_PodSpec`): the pod spec defaults and `enableServiceLinks`. */
+export function defaultPodOwnSpec(spec: JsonObject): void {
+  defaultPodSpec(spec);
+  setIfAbsent(spec, "enableServiceLinks", true);
+}
+
+/** A pod template (`spec.template` of a workload): the pod spec defaults of its `spec`. */
+export function defaultPodTemplate(template: unknown): void {
+  if (isJsonObject(template)) defaultPodSpec(objectAt(template, "spec"));
+}
+
 /** ReplicaSet (apps/v1): `replicas: 1` and pod template defaults. */
 export function defaultReplicaSetSpec(spec: JsonObject): void {
   setIfAbsent(spec, "replicas", 1);
-  const template = spec.template;
-  if (isJsonObject(template)) defaultPodSpec(objectAt(template, "spec"));
+  defaultPodTemplate(spec.template);
 }
 
 /**

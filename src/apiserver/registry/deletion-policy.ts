@@ -9,12 +9,13 @@ export const FOREGROUND_FINALIZER = "foregroundDeletion";
  * The finalizers a DELETE leaves on an object, after the garbage-collection policy is applied
  * (`deletionFinalizersForGarbageCollection` in kube's generic registry). Precedence: the deprecated
  * `orphanDependents` field, then `propagationPolicy`, then a policy finalizer already on the object, then the
- * default (background). Orphan adds `orphan` and drops `foregroundDeletion`; Foreground does the reverse;
+ * kind's default (`DefaultGarbageCollectionPolicy`: orphan for batch/v1 Jobs, background for every other kind). Orphan adds `orphan` and drops `foregroundDeletion`; Foreground does the reverse;
  * Background drops both.
  */
 export function finalizersForDeletion(
   existing: readonly string[],
   opts: DeleteOptions | undefined,
+  orphanByDefault = false,
 ): string[] {
   let orphan: boolean;
   let foreground: boolean;
@@ -27,6 +28,7 @@ export function finalizersForDeletion(
   } else {
     orphan = existing.includes(ORPHAN_FINALIZER);
     foreground = !orphan && existing.includes(FOREGROUND_FINALIZER);
+    if (!orphan && !foreground) orphan = orphanByDefault;
   }
   const out = existing.filter(
     (f) => (f !== ORPHAN_FINALIZER || orphan) && (f !== FOREGROUND_FINALIZER || foreground),

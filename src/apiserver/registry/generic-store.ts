@@ -276,7 +276,7 @@ export class GenericStore {
     // Policy finalizers cannot change once deletion is pending.
     const finalizers = deleting
       ? (meta.finalizers ?? [])
-      : finalizersForDeletion(meta.finalizers ?? [], opts);
+      : finalizersForDeletion(meta.finalizers ?? [], opts, s.orphanByDefault === true);
     if (finalizers.length > 0) meta.finalizers = finalizers;
     else delete meta.finalizers;
     const remaining = finalizers.length > 0 || s.deletionPending(next);

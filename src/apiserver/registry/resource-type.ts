@@ -22,6 +22,7 @@ export interface ResourceTypeInput {
   listKind?: string;
   singular?: string;
   shortNames?: string[];
+  categories?: string[];
   subresources?: string[];
   verbs?: string[];
 }
@@ -37,6 +38,7 @@ export function defineResourceType(input: ResourceTypeInput): ResourceType {
     singular: input.singular ?? input.kind.toLowerCase(),
     namespaced: input.namespaced,
     shortNames: input.shortNames ?? [],
+    ...(input.categories && input.categories.length > 0 ? { categories: [...input.categories] } : {}),
     subresources: input.subresources ?? [],
     verbs: input.verbs ?? [...STANDARD_VERBS],
   };

@@ -21,6 +21,8 @@ export interface Strategy {
   readonly allowUnconditionalUpdate: boolean;
   /** Whether `/status` is a separate subresource (then main-endpoint writes keep the stored status). */
   readonly hasStatus: boolean;
+  /** A DELETE without a propagation policy orphans dependents (a batch/v1 Job's pods); default background. */
+  readonly orphanByDefault?: boolean;
   /** Field-selector labels this kind supports, besides `metadata.name` and `metadata.namespace`. */
   readonly extraFieldLabels: readonly string[];
   /** Type checks and normalisation done while decoding a body (400 on failure), e.g. Secret base64. */

@@ -2,7 +2,7 @@ import type { KubeObject } from "../../apimachinery/object.js";
 import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
 import { decodeError, type FieldErrors } from "../validation/field-errors.js";
 import { jsonType } from "./data-strategies.js";
-import { defaultDeploymentSpec, defaultPodSpec, defaultReplicaSetSpec } from "./defaults.js";
+import { defaultDeploymentSpec, defaultPodOwnSpec, defaultReplicaSetSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";
 
 function spec(obj: KubeObject): JsonObject | undefined {
@@ -46,7 +46,7 @@ export class PodStrategy extends BasicStrategy {
   }
 
   override decode(obj: KubeObject): void {
-    defaultPodSpec(requireSpecObject(obj, "Pod", ""));
+    defaultPodOwnSpec(requireSpecObject(obj, "Pod", ""));
   }
 
   override prepareForCreate(obj: KubeObject): void {
@@ -65,7 +65,7 @@ export class PodStrategy extends BasicStrategy {
 }
 
 /** Checks a pod spec at `path` lists named containers with images (`ValidatePodSpec`, simplified). */
-function validateContainers(podSpec: JsonObject | undefined, path: string, errs: FieldErrors): void {
+export function validateContainers(podSpec: JsonObject | undefined, path: string, errs: FieldErrors): void {
   const containers = podSpec?.containers;
   if (!Array.isArray(containers) || containers.length === 0) {
     errs.required(`${path}.containers`);

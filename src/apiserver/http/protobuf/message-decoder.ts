@@ -190,6 +190,15 @@ function fieldValue(
   return value;
 }
 
+/**
+ * The JSON Go's encoding/json writes for a field its struct leaves at the zero value, or undefined when Go
+ * leaves the field out (what an absent protobuf field renders as). Used to write JSON objects as Go would.
+ */
+export function zeroFieldJson(spec: FieldSpec): unknown {
+  const value = fieldValue(spec, undefined, 1, spec.json, { maxDepth: MAX_NESTING_DEPTH });
+  return value === OMIT ? undefined : value;
+}
+
 /** One value of a field (one element of a repeated field). */
 function single(spec: FieldSpec, o: Occurrence, depth: number, path: string, ctx: Context): unknown {
   if (spec.type === "message")
