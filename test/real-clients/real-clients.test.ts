@@ -23,8 +23,6 @@ interface CheckResult {
   note?: string;
 }
 
-const KIND_NOT_SERVED = "the kind is not served (404)";
-
 /**
  * Checks the embedded server is known to fail, each with the reason. A listed check that passes fails the
  * test too, so this list shrinks as the server catches up and never hides a regression.
@@ -35,26 +33,6 @@ const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
   "apply/conflict-and-force": "server-side apply is 415",
   "apply/update-records-manager": "managedFields is never recorded",
   "apply/list-merge-key": "server-side apply is 415",
-  "kinds/ServiceAccount": KIND_NOT_SERVED,
-  "kinds/PersistentVolumeClaim": KIND_NOT_SERVED,
-  "kinds/Endpoints": KIND_NOT_SERVED,
-  "kinds/ResourceQuota": KIND_NOT_SERVED,
-  "kinds/LimitRange": KIND_NOT_SERVED,
-  "kinds/Job": KIND_NOT_SERVED,
-  "kinds/CronJob": KIND_NOT_SERVED,
-  "kinds/StatefulSet": KIND_NOT_SERVED,
-  "kinds/DaemonSet": KIND_NOT_SERVED,
-  "kinds/Role": KIND_NOT_SERVED,
-  "kinds/RoleBinding": KIND_NOT_SERVED,
-  "kinds/ClusterRole": KIND_NOT_SERVED,
-  "kinds/ClusterRoleBinding": KIND_NOT_SERVED,
-  "kinds/EndpointSlice": KIND_NOT_SERVED,
-  "kinds/Ingress": KIND_NOT_SERVED,
-  "kinds/NetworkPolicy": KIND_NOT_SERVED,
-  "kinds/PodDisruptionBudget": KIND_NOT_SERVED,
-  "kinds/HorizontalPodAutoscaler": KIND_NOT_SERVED,
-  "kinds/PriorityClass": KIND_NOT_SERVED,
-  "kinds/StorageClass": KIND_NOT_SERVED,
   "discovery/aggregated": "aggregated discovery is not served",
   "controller-runtime/client-apply": "server-side apply is 415",
   "controller-runtime/event-recorder": "events.k8s.io/v1 is not served",
