@@ -49,10 +49,16 @@ export interface EmbeddedHost extends HostReady {
 
 const wallMs = () => performance.timeOrigin + performance.now();
 
-/** Starts the host process (this module, forked) and resolves once its server listens. */
+/**
+ * Starts the host process (this module, forked) and resolves once its server listens. With
+ * `WORKBOOK_BENCH_HOST_PROF=<dir>` in the environment the host runs under `node --cpu-prof` and writes its CPU
+ * profile into that directory when it stops (how the server side of a family is profiled).
+ */
 export function startEmbeddedHost(): Promise<EmbeddedHost> {
+  const profileDir = process.env.WORKBOOK_BENCH_HOST_PROF;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child: ChildProcess = fork(new URL(import.meta.url), ["--embedded-host"], {
-    execArgv: ["--expose-gc", "--max-old-space-size=8192"],
+    execArgv: ["--expose-gc", "--max-old-space-size=8192", ...profile],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   let nextId = 0;

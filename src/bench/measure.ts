@@ -90,6 +90,50 @@ export function untilCount(read: () => number, target: number, timeoutMs = 120_0
   });
 }
 
+/** A counter that a handler ticks; `reached` resolves the moment it gets to its target. See {@link countTo}. */
+export interface CountTo {
+  /** Adds one (pass it as the handler itself). */
+  tick: () => void;
+  /** Ticks so far. */
+  count(): number;
+  /** Resolves when `count()` reaches the target; rejects after the timeout. */
+  reached: Promise<void>;
+  /** Clears the timeout (reached or not); idempotent. */
+  stop(): void;
+}
+
+/**
+ * Counts events and resolves at `target` from inside the tick, without polling: the event loop stays idle
+ * between events, as the Go peer's goroutines sleep, so waiting costs the measured client and the server in
+ * the other process no CPU (a `setImmediate` poll loop spins a core while a LIST is in flight).
+ */
+export function countTo(target: number, timeoutMs = 120_000): CountTo {
+  let n = 0;
+  let resolve: () => void = () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const reached = new Promise<void>((res, rej) => {
+    resolve = res;
+    timer = setTimeout(() => rej(new Error(`only ${n} of ${target} after ${timeoutMs} ms`)), timeoutMs);
+  });
+  reached.catch(() => {}); // an abandoned count must not become an unhandled rejection
+  const stop = () => clearTimeout(timer);
+  if (target <= 0) {
+    stop();
+    resolve();
+  }
+  return {
+    tick: () => {
+      if (++n === target) {
+        stop();
+        resolve();
+      }
+    },
+    count: () => n,
+    reached,
+    stop,
+  };
+}
+
 /** Formats a number for tables: 3 significant digits, thousands grouped. */
 export function formatValue(value: number): string {
   if (!Number.isFinite(value)) return String(value);

@@ -11,7 +11,7 @@ import { BuiltinResources } from "../../client/resource-descriptor.js";
 import { Controller } from "../../controller/controller.js";
 import { xyChart } from "../../viz/xychart.js";
 import { startEmbeddedHost } from "../embedded-host.js";
-import { untilCount } from "../measure.js";
+import { countTo, untilCount } from "../measure.js";
 import { type BenchContext, type Benchmark, type BenchResult, peerRate } from "../types.js";
 import { kubeConfigFrom } from "./informers.js";
 
@@ -32,23 +32,27 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       await untilCount(() => (informer.hasSynced() ? informer.getIndexer().size : 0), m);
       const keys = informer.getIndexer().listKeys();
       const measure = async (read: (key: string) => Promise<unknown> | unknown) => {
-        let reconciles = 0;
+        const reconciles = countTo(keys.length);
         const controller = new Controller({
           name: "bench-read",
           workers: WORKERS,
           reconcile: async (key) => {
             const obj = await read(key);
             if (obj === undefined) throw new Error(`${key} not found`);
-            reconciles++;
+            reconciles.tick();
           },
         });
         const start = performance.now();
         for (const k of keys) controller.enqueue(k);
         controller.start();
-        await untilCount(() => reconciles, keys.length);
+        try {
+          await reconciles.reached;
+        } finally {
+          reconciles.stop();
+        }
         const seconds = (performance.now() - start) / 1000;
         await controller.stop();
-        return { perSecond: reconciles / seconds, seconds };
+        return { perSecond: reconciles.count() / seconds, seconds };
       };
       let gets = 0;
       const lister = await measure((key) => informer.getIndexer().getByKey(key));

@@ -11,7 +11,7 @@ import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from "@kubernet
 import { SharedIndexInformer } from "../../cache/shared-index-informer.js";
 import { ListWatch } from "../../client/list-watch.js";
 import { BuiltinResources } from "../../client/resource-descriptor.js";
-import { heapAfterGc, untilCount, wallMs } from "../measure.js";
+import { countTo, heapAfterGc, wallMs } from "../measure.js";
 import { type ClientGoPeer, runClientGoPeer } from "../peers/client-go.js";
 
 /** A synced informer still running. */
@@ -49,19 +49,20 @@ function updateCounter() {
 
 /** Starts our SharedIndexInformer and waits for `expect` adds. */
 export async function syncOurs(kc: KubeConfig, namespace: string, expect: number): Promise<SyncedInformer> {
-  let adds = 0;
+  const adds = countTo(expect);
   const counter = updateCounter();
   const listWatch = new ListWatch(kc, BuiltinResources.configMaps, { namespace });
   const informer = new SharedIndexInformer(listWatch);
-  informer.addEventHandler({ onAdd: () => void adds++, onUpdate: counter.onUpdate });
+  informer.addEventHandler({ onAdd: adds.tick, onUpdate: counter.onUpdate });
   const start = performance.now();
   informer.start();
   const stop = async () => {
+    adds.stop();
     await informer.stop();
     await listWatch.close();
   };
   try {
-    await untilCount(() => adds, expect);
+    await adds.reached;
   } catch (err) {
     await stop();
     throw err;
@@ -77,20 +78,21 @@ export async function syncClientNode(
   namespace: string,
   expect: number,
 ): Promise<SyncedInformer> {
-  let adds = 0;
+  const adds = countTo(expect);
   const counter = updateCounter();
   const core = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${namespace}/configmaps`, () =>
     core.listNamespacedConfigMap({ namespace }),
   );
-  informer.on("add", () => void adds++);
+  informer.on("add", adds.tick);
   informer.on("update", counter.onUpdate);
   informer.on("error", () => {});
   const start = performance.now();
   await informer.start();
   try {
-    await untilCount(() => adds, expect);
+    await adds.reached;
   } catch (err) {
+    adds.stop();
     await informer.stop();
     throw err;
   }
