@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logLogSlope, median, percentile } from "../../../src/bench/measure.js";
+import { countTo, logLogSlope, median, percentile } from "../../../src/bench/measure.js";
 import { judged, meets, peerCost, peerRate } from "../../../src/bench/types.js";
 
 describe("bench statistics", () => {
@@ -44,5 +44,24 @@ describe("bench statistics", () => {
     expect(judged({ name: "x", value: Number.NaN, unit: "ms", target: "<= 1" }).met).toBe(false);
     expect(peerRate("go", 200, 100).ratio).toBe(2);
     expect(peerCost("go", 50, 100).ratio).toBe(2);
+  });
+
+  it("countTo resolves on the tick that reaches the target, and times out otherwise", async () => {
+    const c = countTo(3);
+    let reached = false;
+    void c.reached.then(() => {
+      reached = true;
+    });
+    c.tick();
+    c.tick();
+    await Promise.resolve();
+    expect(reached).toBe(false);
+    c.tick();
+    await c.reached;
+    expect(c.count()).toBe(3);
+    await countTo(0).reached;
+    const slow = countTo(2, 10);
+    slow.tick();
+    await expect(slow.reached).rejects.toThrow("only 1 of 2 after 10 ms");
   });
 });
