@@ -24,6 +24,8 @@ export interface SuperviseOptions {
   output?: NodeJS.WritableStream;
   /** Extra ms after a check's timeout before the worker is killed (default {@link KILL_GRACE_MS}). */
   graceMs?: number;
+  /** Environment of the worker processes (default: this process's); a grading run's shared cluster sets it. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What happened to one worker process. */
@@ -61,6 +63,7 @@ export async function superviseLab(
       const child: ChildProcess = fork(workerPath, [graderFile, dir, String(from)], {
         stdio: ["ignore", "pipe", "pipe", "ipc"],
         serialization: "json",
+        env: options.env ?? process.env,
       });
       child.stdout?.pipe(output, { end: false });
       child.stderr?.pipe(output, { end: false });

@@ -6,7 +6,8 @@
  * on. `--json` writes a report a teacher can collect: to the given `.json` file (the text report still prints),
  * or, with no file, to stdout instead of the text. Exit 0 when every requirement is met (or there are no labs
  * yet), 1 otherwise, 2 for a bad command line. `--labs-dir` and `--graders-dir` point elsewhere (tests use
- * fixture labs).
+ * fixture labs). With `WORKBOOK_CLUSTER=kind` or `envtest` the run starts one cluster, within that backend's
+ * start budget, and every lab's checks share it (src/cli/grade-cluster.ts).
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
@@ -14,6 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { GradeReport } from "../grading/check.js";
 import { formatReport, formatSummary, gradeRunReport } from "../grading/report.js";
+import { type GradingRunCluster, startGradingRunCluster } from "./grade-cluster.js";
 import { brokenLab, superviseLab } from "./grade-supervisor.js";
 import { usageError } from "./usage-error.js";
 import { workbookPaths } from "./workbook-paths.js";
@@ -69,13 +71,73 @@ export function listLabs(dir: string): string[] {
     .sort();
 }
 
-/** Grades one lab folder with its grader, every check supervised (see the module comment). */
-export async function gradeLab(lab: string, dir: string, gradersDir: string): Promise<GradeReport> {
+/**
+ * Grades one lab folder with its grader, every check supervised (see the module comment). `env` is the
+ * environment of its worker processes (default: this process's).
+ */
+export async function gradeLab(
+  lab: string,
+  dir: string,
+  gradersDir: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<GradeReport> {
   const file = join(gradersDir, `${lab}.grade.ts`);
   if (!existsSync(file)) {
     return brokenLab(lab, "the lab has a grader", `no ${file}`, "graders live in test/labs/<lab>.grade.ts");
   }
-  return superviseLab(lab, file, dir);
+  return superviseLab(lab, file, dir, env ? { env } : {});
+}
+
+/**
+ * Grades `labs` in order, printing each report through `text`. On kind and envtest the run starts one cluster
+ * first and shares it (src/cli/grade-cluster.ts); when it cannot start, every lab is reported broken with the
+ * cause instead of each worker failing its first check the same slow way.
+ */
+async function gradeLabs(
+  labs: string[],
+  parsed: GradeArgs,
+  text: (t: string) => void,
+): Promise<GradeReport[]> {
+  let shared: GradingRunCluster | undefined;
+  try {
+    shared = await startGradingRunCluster({ log: (line) => text(`  ${line}\n`) });
+  } catch (err) {
+    const backend = process.env.WORKBOOK_CLUSTER;
+    const message = err instanceof Error ? err.message : String(err);
+    text(`workbook grade: the ${backend} cluster for this run did not start: ${message}\n`);
+    return labs.map((lab) => {
+      const report = brokenLab(
+        lab,
+        `a ${backend} cluster to grade on starts`,
+        message,
+        "fix what the message names, or grade on another backend (WORKBOOK_CLUSTER=embedded)",
+      );
+      text(formatReport(report));
+      return report;
+    });
+  }
+  const cluster = shared;
+  if (cluster) {
+    text(
+      `workbook grade: one ${cluster.backend} cluster for every lab of this run, ready in ` +
+        `${(cluster.startedInMs / 1000).toFixed(1)} s (its own start budget, not a check's)\n`,
+    );
+  }
+  // Ctrl-C or a CI timeout: stop the shared cluster rather than leave a node container behind.
+  const onSignal = () => void (cluster?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  if (cluster) for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, onSignal);
+  const reports: GradeReport[] = [];
+  try {
+    for (const lab of labs) {
+      const report = await gradeLab(lab, join(parsed.labsDir, lab), parsed.gradersDir, cluster?.env);
+      text(formatReport(report));
+      reports.push(report);
+    }
+  } finally {
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.off(sig, onSignal);
+    await cluster?.stop();
+  }
+  return reports;
 }
 
 /** Grades the selected labs and prints their reports; resolves 0 when every requirement is met. */
@@ -90,12 +152,7 @@ export async function run(args: string[]): Promise<number> {
       `workbook grade: no labs in ${parsed.labsDir}${parsed.filter ? ` match "${parsed.filter}"` : " yet"}; nothing to grade\n`,
     );
   }
-  const reports: GradeReport[] = [];
-  for (const lab of labs) {
-    const report = await gradeLab(lab, join(parsed.labsDir, lab), parsed.gradersDir);
-    text(formatReport(report));
-    reports.push(report);
-  }
+  const reports = labs.length > 0 ? await gradeLabs(labs, parsed, text) : [];
   if (labs.length > 0) text(formatSummary(reports));
   if (parsed.json !== undefined) {
     const report = gradeRunReport(reports, {
