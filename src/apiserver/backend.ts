@@ -18,6 +18,7 @@ import { responseError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
+import { renameFieldSelector } from "./registry/events-v1.js";
 import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import { apiVersionOf, storageId } from "./registry/resource-type.js";
@@ -130,7 +131,7 @@ export class Backend implements ApiBackend {
       // from the latest state; a newer one is 504 at once (kube-apiserver first waits up to 3 s).
       const rv = parseResourceVersion(opts?.resourceVersion);
       if (rv > this.store.revision) throw tooLargeResourceVersion(rv, this.store.revision);
-      return present(this.writes.current(served, namespace, name).object(), rt);
+      return present(this.writes.current(served, namespace, name).object(), served);
     });
   }
 
@@ -140,7 +141,7 @@ export class Backend implements ApiBackend {
       const builtin = this.served(rt).crd === undefined;
       return {
         ...listEnvelope(r),
-        items: r.page.versions.map((v) => listItem(present(v.object(), rt), builtin)),
+        items: r.page.versions.map((v) => listItem(present(v.object(), this.served(rt)), builtin)),
       };
     });
   }
@@ -150,7 +151,7 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const r = this.readList(rt, namespace, opts);
       const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
-      const items = r.page.versions.map((v) => itemJson(v, rt, this.served(rt).crd === undefined));
+      const items = r.page.versions.map((v) => itemJson(v, this.served(rt)));
       return `${envelope.slice(0, -2)}${items.join(",")}]}`;
     });
   }
@@ -200,6 +201,7 @@ export class Backend implements ApiBackend {
           kind: rt.kind,
           bookmarks: opts.allowWatchBookmarks === true,
           rewriteApiVersion: this.registry.byStorageId(id).length > 1,
+          ...(this.served(rt).fromStorage ? { convert: this.served(rt).fromStorage } : {}),
         },
         {
           resourceVersion: rv,
@@ -213,7 +215,7 @@ export class Backend implements ApiBackend {
 
   create(rt: ResourceType, namespace: string | undefined, body: unknown, opts?: WriteOptions): KubeObject {
     return guard(() => {
-      return present(this.writes.create(this.served(rt), namespace, body, opts), rt);
+      return present(this.writes.create(this.served(rt), namespace, body, opts), this.served(rt));
     });
   }
 
@@ -224,7 +226,9 @@ export class Backend implements ApiBackend {
     body: unknown,
     opts?: WriteOptions,
   ): KubeObject {
-    return guard(() => present(this.writes.update(this.served(rt), namespace, name, body, opts), rt));
+    return guard(() =>
+      present(this.writes.update(this.served(rt), namespace, name, body, opts), this.served(rt)),
+    );
   }
 
   patch(
@@ -238,15 +242,20 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const served = this.served(rt);
       if (type === "application/apply-patch+yaml") applyPatch(type, {}, patch);
-      const current = this.writes.current(served, namespace, name).object();
+      const current = present(this.writes.current(served, namespace, name).object(), served);
       const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
       if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
-      return present(this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true }), rt);
+      return present(
+        this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true }),
+        served,
+      );
     });
   }
 
   delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): KubeObject {
-    return guard(() => present(this.writes.delete(this.served(rt), namespace, name, opts ?? {}), rt));
+    return guard(() =>
+      present(this.writes.delete(this.served(rt), namespace, name, opts ?? {}), this.served(rt)),
+    );
   }
 
   deleteCollection(
@@ -269,7 +278,7 @@ export class Backend implements ApiBackend {
             obj.metadata!.name!,
             deleteOpts ?? {},
           );
-          items.push(listItem(present(deleted, rt), builtin));
+          items.push(listItem(present(deleted, served), builtin));
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 404)) throw err;
         }
@@ -336,8 +345,13 @@ export class Backend implements ApiBackend {
     rt: ResourceType,
     opts: ListOptions | WatchOptions,
   ): ((v: StoredVersion) => boolean) | undefined {
-    const extra = this.served(rt).strategy.extraFieldLabels;
-    const sel = buildSelection(opts.labelSelector, opts.fieldSelector, extra);
+    const served = this.served(rt);
+    const extra = served.strategy.extraFieldLabels;
+    const fields =
+      served.fieldLabels && opts.fieldSelector
+        ? renameFieldSelector(opts.fieldSelector, served.fieldLabels)
+        : opts.fieldSelector;
+    const sel = buildSelection(opts.labelSelector, fields, extra);
     if (!sel) return undefined;
     // Label-only selections read the labels kept beside the stored bytes: no parse per object.
     return sel.needsObject ? (v) => sel.matches(v.object()) : (v) => sel.matchesLabels(v.labels);
@@ -415,9 +429,13 @@ function listEnvelope(r: ListResult): Omit<KubeList, "items"> {
   return { apiVersion: apiVersionOf(r.rt), kind: r.rt.listKind, metadata };
 }
 
-/** The object as seen through `rt`'s version (custom resources served at several versions differ in apiVersion). */
-function present(obj: KubeObject, rt: ResourceType): KubeObject {
-  const apiVersion = apiVersionOf(rt);
+/**
+ * The object as seen through the served version: converted when that version has another shape than the stored
+ * one (events.k8s.io/v1 Events), otherwise only its apiVersion (custom resources served at several versions).
+ */
+function present(obj: KubeObject, served: ServedResource): KubeObject {
+  if (served.fromStorage) return Object.freeze(served.fromStorage(obj));
+  const apiVersion = apiVersionOf(served.type);
   if (obj.apiVersion === apiVersion) return obj;
   return Object.freeze({ ...obj, apiVersion });
 }
@@ -426,7 +444,10 @@ function present(obj: KubeObject, rt: ResourceType): KubeObject {
  * One LIST item as JSON. kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list
  * (the list's own type meta says them) but keeps them on custom resources (unstructured items carry their own).
  */
-function itemJson(v: StoredVersion, rt: ResourceType, builtin: boolean): string {
+function itemJson(v: StoredVersion, served: ServedResource): string {
+  const rt = served.type;
+  const builtin = served.crd === undefined;
+  if (served.fromStorage) return JSON.stringify(listItem(served.fromStorage(v.object()), builtin));
   const apiVersion = apiVersionOf(rt);
   // Stored JSON always starts with apiVersion then kind (decodeBody puts them first), so the common case needs
   // no parse: keep it as is, or cut the type meta off.

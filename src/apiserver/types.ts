@@ -25,6 +25,11 @@ export interface ResourceType {
   singular: string;
   namespaced: boolean;
   shortNames: string[];
+  /**
+   * The group whose storage holds the objects, when it is not `group` (events.k8s.io Events are stored as core
+   * Events); absent means `group`.
+   */
+  storageGroup?: string;
   /** Discovery categories (`all` makes `kubectl get all` include the kind); absent means none. */
   categories?: string[];
   /** Subresources served, e.g. `["status"]`; namespaces also serve `finalize`. */

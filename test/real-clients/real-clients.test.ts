@@ -28,14 +28,12 @@ interface CheckResult {
  * test too, so this list shrinks as the server catches up and never hides a regression.
  */
 const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
-  "events/events-v1-recorder": "events.k8s.io/v1 is not served",
   "apply/create-and-managed-fields": "server-side apply is 415",
   "apply/conflict-and-force": "server-side apply is 415",
   "apply/update-records-manager": "managedFields is never recorded",
   "apply/list-merge-key": "server-side apply is 415",
   "discovery/aggregated": "aggregated discovery is not served",
   "controller-runtime/client-apply": "server-side apply is 415",
-  "controller-runtime/event-recorder": "events.k8s.io/v1 is not served",
 };
 
 const skipReason = await goUnavailableReason();

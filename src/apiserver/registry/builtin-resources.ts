@@ -2,13 +2,15 @@ import type { Clock } from "../../clock/clock.js";
 import { CrdStrategy } from "./crd.js";
 import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { ConfigMapStrategy, SecretStrategy } from "./data-strategies.js";
+import { EventStrategy } from "./event-strategy.js";
+import { eventsV1Resource } from "./events-v1.js";
 import { servedKind } from "./kind-spec-strategy.js";
 import { COMMON_KINDS } from "./kinds/index.js";
 import { NamespaceStrategy } from "./namespace-strategy.js";
 import { defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { ServiceStrategy } from "./service-strategy.js";
-import { EventStrategy, LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
+import { LeaseStrategy, PodStrategy, ReplicatedStrategy } from "./workload-strategies.js";
 
 /**
  * The built-in kinds the embedded server serves, with their write strategies: the hand-written ones here, then
@@ -88,6 +90,7 @@ export function builtinResources(clock: Clock, crds?: CrdLifecycle): ServedResou
       }),
       strategy: new EventStrategy(),
     },
+    eventsV1Resource(),
     {
       type: defineResourceType({
         group: "coordination.k8s.io",

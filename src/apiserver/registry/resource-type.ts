@@ -23,6 +23,7 @@ export interface ResourceTypeInput {
   singular?: string;
   shortNames?: string[];
   categories?: string[];
+  storageGroup?: string;
   subresources?: string[];
   verbs?: string[];
 }
@@ -39,6 +40,7 @@ export function defineResourceType(input: ResourceTypeInput): ResourceType {
     namespaced: input.namespaced,
     shortNames: input.shortNames ?? [],
     ...(input.categories && input.categories.length > 0 ? { categories: [...input.categories] } : {}),
+    ...(input.storageGroup !== undefined ? { storageGroup: input.storageGroup } : {}),
     subresources: input.subresources ?? [],
     verbs: input.verbs ?? [...STANDARD_VERBS],
   };
@@ -49,7 +51,10 @@ export function apiVersionOf(rt: Pick<ResourceType, "group" | "version">): strin
   return rt.group ? `${rt.group}/${rt.version}` : rt.version;
 }
 
-/** The storage id of a resource, shared by all its versions: `group/resource`. */
-export function storageId(rt: Pick<ResourceType, "group" | "resource">): string {
-  return `${rt.group}/${rt.resource}`;
+/**
+ * The storage id of a resource, shared by all its versions: `group/resource`, with the storage group when another
+ * group's storage holds it (events.k8s.io Events live in core's).
+ */
+export function storageId(rt: Pick<ResourceType, "group" | "resource" | "storageGroup">): string {
+  return `${rt.storageGroup ?? rt.group}/${rt.resource}`;
 }

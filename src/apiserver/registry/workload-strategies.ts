@@ -218,24 +218,3 @@ export class LeaseStrategy extends BasicStrategy {
     }
   }
 }
-
-/** Event (core/v1): stored as sent; supports the event field selectors controllers use. */
-export class EventStrategy extends BasicStrategy {
-  constructor() {
-    super({
-      extraFieldLabels: [
-        "involvedObject.kind",
-        "involvedObject.namespace",
-        "involvedObject.name",
-        "involvedObject.uid",
-        "involvedObject.apiVersion",
-        "involvedObject.resourceVersion",
-        "involvedObject.fieldPath",
-        "reason",
-        "reportingComponent",
-        "source",
-        "type",
-      ],
-    });
-  }
-}

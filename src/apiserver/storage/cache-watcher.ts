@@ -3,6 +3,7 @@
  * client asked to see (resource, namespace, selector) and turns each committed change into the event that client
  * sees: a change that leaves the selection is a DELETED, one that enters it an ADDED, as `cacheWatcher.convertToWatchEvent` does.
  */
+import type { KubeObject } from "../../apimachinery/object.js";
 import type { WatchEvent, WatchSink } from "../types.js";
 import type { ChangeEvent } from "./change-event.js";
 import type { StoredVersion } from "./stored-version.js";
@@ -21,6 +22,8 @@ export interface WatchTarget {
   bookmarks: boolean;
   /** The resource is served at several versions: rewrite objects stored under another apiVersion. */
   rewriteApiVersion?: boolean;
+  /** The watched version has another shape than the stored one: each object converted (events.k8s.io/v1). */
+  convert?: (stored: KubeObject) => KubeObject;
 }
 
 /** A registered watcher: its target, its sink and whether it is still running. */
@@ -39,15 +42,16 @@ export class CacheWatcher {
   send(ev: WatchEvent): void {
     if (this.stopped) return;
     try {
-      this.sink.event(this.target.rewriteApiVersion ? this.convert(ev) : ev);
+      this.sink.event(this.target.rewriteApiVersion || this.target.convert ? this.convert(ev) : ev);
     } catch {
       this.stop();
     }
   }
 
   private convert(ev: WatchEvent): WatchEvent {
-    if (ev.type === "BOOKMARK" || ev.type === "ERROR" || ev.object.apiVersion === this.target.apiVersion)
-      return ev;
+    if (ev.type === "BOOKMARK" || ev.type === "ERROR") return ev;
+    if (this.target.convert) return SharedWatchEvent.fromObject(ev.type, this.target.convert(ev.object));
+    if (ev.object.apiVersion === this.target.apiVersion) return ev;
     return SharedWatchEvent.fromObject(ev.type, { ...ev.object, apiVersion: this.target.apiVersion });
   }
 
