@@ -151,7 +151,7 @@ export class Backend implements ApiBackend {
     return guard(() => {
       const r = this.readList(rt, namespace, opts);
       const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
-      const items = r.page.versions.map((v) => itemJson(v, this.served(rt)));
+      const items = r.page.versions.map(itemJsonOf(this.served(rt)));
       return `${envelope.slice(0, -2)}${items.join(",")}]}`;
     });
   }
@@ -441,22 +441,26 @@ function present(obj: KubeObject, served: ServedResource): KubeObject {
 }
 
 /**
- * One LIST item as JSON. kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list
- * (the list's own type meta says them) but keeps them on custom resources (unstructured items carry their own).
+ * How each LIST item of `rt` becomes JSON (what is the same for every item is worked out once per list).
+ * kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list (the list's own type meta
+ * says them) but keeps them on custom resources (unstructured items carry their own).
  */
-function itemJson(v: StoredVersion, served: ServedResource): string {
+function itemJsonOf(served: ServedResource): (v: StoredVersion) => string {
   const rt = served.type;
   const builtin = served.crd === undefined;
-  if (served.fromStorage) return JSON.stringify(listItem(served.fromStorage(v.object()), builtin));
+  const fromStorage = served.fromStorage;
+  if (fromStorage) return (v) => JSON.stringify(listItem(fromStorage(v.object()), builtin));
   const apiVersion = apiVersionOf(rt);
   // Stored JSON always starts with apiVersion then kind (decodeBody puts them first), so the common case needs
   // no parse: keep it as is, or cut the type meta off.
   const typeMeta = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(rt.kind)},`;
-  if (v.json.startsWith(typeMeta)) return builtin ? `{${v.json.slice(typeMeta.length)}` : v.json;
-  return JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin));
+  return (v) => {
+    if (v.json.startsWith(typeMeta)) return builtin ? `{${v.json.slice(typeMeta.length)}` : v.json;
+    return JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin));
+  };
 }
 
-/** A LIST item: without `apiVersion`/`kind` for built-in kinds (see {@link itemJson}). */
+/** A LIST item: without `apiVersion`/`kind` for built-in kinds (see {@link itemJsonOf}). */
 function listItem(obj: KubeObject, builtin: boolean): KubeObject {
   if (!builtin) return obj;
   const { apiVersion: _v, kind: _k, ...rest } = obj;

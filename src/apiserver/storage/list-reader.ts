@@ -1,3 +1,4 @@
+import type { KeyHistory } from "./key-history.js";
 import type { ResourceStore } from "./resource-store.js";
 import type { StoredVersion } from "./stored-version.js";
 
@@ -26,13 +27,21 @@ export interface RangePage {
   remaining?: number;
 }
 
+/** Entries kept in a store's `remainingMemo`: enough for a few paginated readers at once. */
+const MEMO_SIZE = 16;
+
 /**
  * Reads the objects of one resource in key order at one revision, optionally paginated: etcd's range read
  * with `limit` as the generic registry uses it. A page is cut after `limit` matches; `next` is set when any
  * object (matching or not) follows, which is when kube-apiserver returns a continue token.
+ *
+ * `remaining` (etcd's count minus the page) would cost a scan of the rest of the range on every page, making a
+ * paginated LIST quadratic. The state at a revision never changes, so when a page resumes where a memoised one
+ * stopped, at the same revision and prefix, its `remaining` is the memoised count minus this page's objects.
  */
 export function readRange(rs: ResourceStore, q: RangeQuery): RangePage {
   const keys = rs.sortedKeys();
+  const histories = rs.historiesInKeyOrder();
   const prefix = q.namespace === undefined ? "" : `${q.namespace}/`;
   const from = q.start !== undefined && q.start > prefix ? q.start : prefix;
   const versions: StoredVersion[] = [];
@@ -41,28 +50,47 @@ export function readRange(rs: ResourceStore, q: RangeQuery): RangePage {
   for (; i < keys.length; i++) {
     const key = keys[i]!;
     if (prefix && !key.startsWith(prefix)) break;
-    const v = q.latest ? rs.current(key) : rs.at(key, q.rev);
+    const v = visible(histories[i]!, q);
     if (!v || (q.match && !q.match(v))) continue;
     if (versions.length === limit) {
-      return { versions, next: key, remaining: q.match ? undefined : countFrom(rs, keys, i, prefix, q) };
+      return {
+        versions,
+        next: key,
+        remaining: q.match ? undefined : remainingFrom(rs, i, prefix, q, from, limit),
+      };
     }
     versions.push(v);
   }
   return { versions };
 }
 
-function countFrom(
+function visible(history: KeyHistory, q: RangeQuery): StoredVersion | undefined {
+  return q.latest ? history.current() : history.at(q.rev);
+}
+
+/** Live objects at `q.rev` from sorted index `from` to the end of the prefix; memoised per resume key. */
+function remainingFrom(
   rs: ResourceStore,
-  keys: readonly string[],
   from: number,
   prefix: string,
   q: RangeQuery,
+  start: string,
+  pageSize: number,
 ): number {
+  const memo = rs.remainingMemo;
+  const keys = rs.sortedKeys();
+  const earlier = memo.get(`${q.rev}\0${prefix}\0${start}`);
   let n = 0;
-  for (let i = from; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (prefix && !key.startsWith(prefix)) break;
-    if (q.latest ? rs.current(key) : rs.at(key, q.rev)) n++;
+  if (earlier !== undefined) n = earlier - pageSize;
+  else {
+    const histories = rs.historiesInKeyOrder();
+    for (let i = from; i < keys.length; i++) {
+      if (prefix && !keys[i]!.startsWith(prefix)) break;
+      if (visible(histories[i]!, q)) n++;
+    }
   }
+  // What the page after this one will look up: the objects from this page's `next` key on (this one included).
+  memo.set(`${q.rev}\0${prefix}\0${keys[from]}`, n);
+  while (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
   return n;
 }

@@ -5,12 +5,16 @@ import type { StoredVersion } from "./stored-version.js";
  * The keys of one resource (e.g. all ConfigMaps), each with its {@link KeyHistory}. Keys are `namespace/name`
  * (or `name` for cluster-scoped kinds) and are listed in sorted order, as etcd range reads return them.
  *
- * Invariant: `sorted`, when present, holds exactly the keys of `keys` in ascending order; it is rebuilt lazily
- * after a key is added or forgotten (not on updates, which do not change the key set).
+ * Invariant: `sorted`, when present, holds exactly the keys of `keys` in ascending order and `sortedHistories[i]`
+ * is the history of `sorted[i]`; both are rebuilt lazily after a key is added or forgotten (not on updates, which
+ * do not change the key set). Range reads walk the two arrays, so a LIST does no hash lookup per object.
  */
 export class ResourceStore {
   private readonly keys = new Map<string, KeyHistory>();
   private sorted: string[] | undefined;
+  private sortedHistories: KeyHistory[] | undefined;
+  /** `remainingItemCount` of recent paginated reads, by revision, prefix and resume key (see `list-reader.ts`). */
+  readonly remainingMemo = new Map<string, number>();
 
   /** The live version of `key`, if the object exists now. */
   current(key: string): StoredVersion | undefined {
@@ -28,15 +32,25 @@ export class ResourceStore {
     if (!history) {
       history = new KeyHistory();
       this.keys.set(key, history);
-      this.sorted = undefined;
+      this.forgetOrder();
     }
     history.push(version);
   }
 
   /** All keys with any retained version (live or tombstoned), ascending. */
   sortedKeys(): readonly string[] {
-    this.sorted ??= [...this.keys.keys()].sort();
+    if (this.sorted === undefined) {
+      const sorted = [...this.keys.keys()].sort();
+      this.sortedHistories = sorted.map((key) => this.keys.get(key)!);
+      this.sorted = sorted;
+    }
     return this.sorted;
+  }
+
+  /** The histories of {@link sortedKeys}, index for index. */
+  historiesInKeyOrder(): readonly KeyHistory[] {
+    this.sortedKeys();
+    return this.sortedHistories!;
   }
 
   /**
@@ -60,13 +74,18 @@ export class ResourceStore {
     const history = this.keys.get(key);
     if (history?.compact(rev)) {
       this.keys.delete(key);
-      this.sorted = undefined;
+      this.forgetOrder();
     }
   }
 
   /** Compacts every key (after `compactHistory()`). */
   compactAll(rev: number): void {
     for (const key of [...this.keys.keys()]) this.compactKey(key, rev);
+  }
+
+  private forgetOrder(): void {
+    this.sorted = undefined;
+    this.sortedHistories = undefined;
   }
 
   /** Number of live objects. */

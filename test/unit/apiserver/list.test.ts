@@ -25,6 +25,29 @@ describe("backend list", () => {
     expect(names(backend.list(cm, "default", {}))).toEqual(["a", "b", "bb", "d", "e"]);
   });
 
+  it("counts remainingItemCount right on every page, for interleaved readers and writes between pages", () => {
+    const { backend, cm } = setup();
+    const all = Array.from({ length: 50 }, (_, i) => `cm-${String(i).padStart(2, "0")}`);
+    for (const n of all) backend.create(cm, "default", configMap(n));
+    const readers = [3, 7].map((limit) => ({ limit, token: undefined as string | undefined, seen: 0, done: false }));
+    let writes = 0;
+    while (readers.some((r) => !r.done)) {
+      for (const r of readers) {
+        if (r.done) continue;
+        const page = backend.list(cm, "default", { limit: r.limit, ...(r.token ? { continue: r.token } : {}) });
+        expect(names(page)).toEqual(all.slice(r.seen, r.seen + r.limit));
+        r.seen += page.items.length;
+        // Later writes are invisible to a continued list, and so to its count.
+        expect(page.metadata.remainingItemCount).toBe(page.metadata.continue ? all.length - r.seen : undefined);
+        r.token = page.metadata.continue;
+        r.done = !r.token;
+        backend.create(cm, "default", configMap(`zz-${writes++}`));
+        backend.delete(cm, "default", `zz-${writes - 1}`);
+      }
+    }
+    expect(readers.map((r) => r.seen)).toEqual([50, 50]);
+  });
+
   it("serves resourceVersionMatch=Exact at a past revision, and RV=N with a limit exactly", () => {
     const { backend, cm } = setup();
     const a = backend.create(cm, "default", configMap("a", { v: "1" }));
