@@ -21,6 +21,7 @@ const families: Array<() => Promise<{ benchmark: Benchmark }>> = [
   () => import("../bench/families/leader-election.js"),
   () => import("../bench/families/backends.js"),
   () => import("../bench/families/scale.js"),
+  () => import("../bench/families/http2.js"),
   () => import("../bench/apiserver.js"),
   () => import("../bench/workqueue.js"),
   () => import("../bench/controller.js"),

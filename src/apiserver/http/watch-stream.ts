@@ -122,7 +122,10 @@ export class WatchStream implements WatchSink {
   /**
    * Writes the lines queued in this tick as one chunk: a burst of events (one transaction, or many writes in
    * one tick) costs one HTTP chunk and one TLS record per watcher instead of one per event. Then checks
-   * backpressure: a client whose unsent bytes exceed the limit is cut off.
+   * backpressure: a client whose unsent bytes exceed the limit is cut off. The backlog is measured before this
+   * chunk is queued: what the client has not taken of earlier writes. Just after a write, HTTP/2 still holds
+   * the whole chunk (it leaves as the stream's flow-control window allows) where HTTP/1.1 has mostly handed it
+   * to the kernel, so counting it would judge the same client differently on the two protocols.
    */
   private flush(): void {
     if (this.pending.length === 0 || this.reply.res.destroyed) {
@@ -131,9 +134,10 @@ export class WatchStream implements WatchSink {
     }
     const chunk = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join("");
     this.pending.length = 0;
+    const backlog = this.reply.res.writableLength;
     this.reply.write(chunk);
     this.opts.onWrite?.();
-    if (!this.closed && this.tooSlow(this.reply.res.writableLength)) this.finish("slow-client");
+    if (!this.closed && this.tooSlow(backlog)) this.finish("slow-client");
   }
 
   /**

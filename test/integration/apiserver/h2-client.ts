@@ -3,9 +3,16 @@ import http2, { type ClientHttp2Session, type ClientHttp2Stream } from "node:htt
 import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
 import type { RawRequest, RawResponse } from "./helpers.js";
 
-/** Opens one HTTP/2 session (ALPN `h2`) and waits for the server's SETTINGS; the caller closes it. */
-export async function connectH2(server: EmbeddedApiServer): Promise<ClientHttp2Session> {
-  const session = http2.connect(server.url, { ca: server.caPem });
+/**
+ * Opens one HTTP/2 session (ALPN `h2`) and waits for the server's SETTINGS; the caller closes it. `goWindows`
+ * gives it Go's transport's flow-control windows (4 MiB per stream, 1 GiB per connection) instead of node's 64 KiB.
+ */
+export async function connectH2(server: EmbeddedApiServer, goWindows = false): Promise<ClientHttp2Session> {
+  const session = http2.connect(server.url, {
+    ca: server.caPem,
+    ...(goWindows ? { settings: { initialWindowSize: 4 << 20 } } : {}),
+  });
+  if (goWindows) session.on("connect", () => session.setLocalWindowSize(1 << 30));
   session.on("error", () => {}); // a test that expects a failure looks at the streams
   await new Promise<void>((resolve, reject) => {
     session.once("remoteSettings", () => resolve());

@@ -185,6 +185,52 @@ describe("HTTP/2 (ALPN h2 and http/1.1 on one port)", () => {
     }
   });
 
+  it("cuts off a stream that does not read, and only that stream: the connection's other watch carries on", async () => {
+    const server = await start({ maxWatchBufferedBytes: 64 * 1024, slowWatchGraceMs: 0 }, ["h2"]);
+    // Go's windows: a stalled stream's 4 MiB cannot exhaust the connection's 1 GiB, so the others flow on.
+    const session = await connectH2(server, true);
+    try {
+      const slow = session.request({ ":path": `${CMS}?watch=true`, authorization: `Bearer ${server.token}` });
+      slow.end();
+      slow.on("error", () => {});
+      slow.pause(); // never read: its flow-control window closes, the server's stream buffer fills
+      const slowClosed = new Promise<void>((resolve) => slow.once("close", () => resolve()));
+      const fast = h2Watch(session, server, `${CMS}?watch=true`);
+      await fast.head;
+      await until(() => server.openWatches === 2);
+      const big = "x".repeat(100 * 1024);
+      let written = 0;
+      for (; written < 100 && server.openWatches > 1; written++) {
+        await h2Request(session, server, "POST", CMS, { body: cm(`big-${written}`, { big }) });
+      }
+      await until(() => server.openWatches === 1);
+      expect(written).toBeLessThan(100);
+      slow.resume(); // the reset stream reports its close once what it buffered is read
+      await slowClosed;
+      await until(() => fast.lines.length === written);
+      expect(fast.ended).toBe(false);
+      expect(server.openConnections).toBe(1);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("sends Warning headers over HTTP/2", async () => {
+    const server = await start({}, ["h2"]);
+    const session = await connectH2(server);
+    try {
+      const body = JSON.stringify({ metadata: { name: "warned" }, data: { a: "b" }, bogus: 1, other: 2 });
+      const res = await h2Request(session, server, "POST", CMS, { body });
+      expect(res.status).toBe(201);
+      const warning = res.headers.warning;
+      const text = Array.isArray(warning) ? warning.join(", ") : (warning ?? "");
+      expect(text).toContain('299 - "unknown field \\"bogus\\""');
+      expect(text).toContain('299 - "unknown field \\"other\\""');
+    } finally {
+      session.close();
+    }
+  });
+
   it("advertises kube-apiserver's stream limit per connection (250 unless configured)", async () => {
     const server = await start();
     const session = await connectH2(server);

@@ -14,7 +14,15 @@ import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 const cli = "dist/cli/main.js";
 const out = mkdtempSync(join(tmpdir(), "bench-tiny-"));
-const families = ["client-go", "watch-vs-poll", "cache-vs-live", "leader-election", "backends", "scale"];
+const families = [
+  "client-go",
+  "watch-vs-poll",
+  "cache-vs-live",
+  "leader-election",
+  "backends",
+  "scale",
+  "http2",
+];
 
 function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync(process.execPath, [cli, "bench", ...args], { encoding: "utf8", timeout: 900_000, env });
