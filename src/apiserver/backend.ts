@@ -16,6 +16,7 @@ import { type Clock, realClock } from "../clock/clock.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { responseError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
+import { applyWrite, validatePatchOptions } from "./registry/apply-write.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
 import { renameFieldSelector } from "./registry/events-v1.js";
@@ -241,7 +242,17 @@ export class Backend implements ApiBackend {
   ): KubeObject {
     return guard(() => {
       const served = this.served(rt);
-      if (type === "application/apply-patch+yaml") applyPatch(type, {}, patch);
+      const apply = type === "application/apply-patch+yaml";
+      validatePatchOptions(apply, opts ?? {});
+      if (apply) {
+        if (!isJsonObject(patch)) throw badRequest("the apply configuration must be an object");
+        const live = this.writes.find(served, namespace, name);
+        const applied = applyWrite(this.writes, this.clock, served, namespace, name, patch, {
+          opts: opts ?? {},
+          live: live && present(live, served),
+        });
+        return present(applied, served);
+      }
       const current = present(this.writes.current(served, namespace, name).object(), served);
       const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
       if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");

@@ -112,6 +112,10 @@ export interface WriteOptions {
   duplicateFields?: string[];
   /** Filled by the backend: warnings for the response's `Warning` headers. */
   warnings?: string[];
+  /** `?force=true` of a server-side apply: take conflicting fields from their managers. */
+  force?: boolean;
+  /** Filled by the backend: a server-side apply created the object (the response is 201). */
+  created?: boolean;
 }
 
 /** The PATCH content types kube-apiserver accepts; each selects a patch algorithm. */

@@ -28,12 +28,7 @@ interface CheckResult {
  * test too, so this list shrinks as the server catches up and never hides a regression.
  */
 const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
-  "apply/create-and-managed-fields": "server-side apply is 415",
-  "apply/conflict-and-force": "server-side apply is 415",
-  "apply/update-records-manager": "managedFields is never recorded",
-  "apply/list-merge-key": "server-side apply is 415",
   "discovery/aggregated": "aggregated discovery is not served",
-  "controller-runtime/client-apply": "server-side apply is 415",
 };
 
 const skipReason = await goUnavailableReason();

@@ -119,6 +119,8 @@ export function writeOptionsFrom(
     if (manager.length > 128) throw badRequest("fieldManager must be at most 128 characters");
     opts.fieldManager = manager;
   }
+  const force = q.get("force");
+  if (force !== null) opts.force = force === "true" || force === "1";
   return opts;
 }
 

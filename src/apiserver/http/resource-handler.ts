@@ -7,6 +7,7 @@
 import { badRequest, methodNotAllowed, type Status, StatusError } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
+import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
 import type { ApiBackend, ResourceType } from "../types.js";
 import {
   parseApplyPatch,
@@ -178,6 +179,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // A POST to a named object's path has no route in kube-apiserver.
       if (info.name !== undefined) throw methodNotRouted();
       const opts = writeOptionsFrom(query, undefined, "CreateOptions");
+      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       const obj = checkBodyAgainstPath(value, info);
@@ -189,6 +191,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     }
     case "update": {
       const opts = writeOptionsFrom(query, info.subresource, "UpdateOptions");
+      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       const obj = checkBodyAgainstPath(value, info);
@@ -201,6 +204,10 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     case "patch": {
       const opts = writeOptionsFrom(query, info.subresource, "PatchOptions");
       const type = patchTypeOf(req);
+      // Apply needs an explicit fieldManager (the backend says so); other writes default to the User-Agent's.
+      if (type !== "application/apply-patch+yaml") {
+        opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+      }
       const raw = await readBody(req);
       const patch = type === "application/apply-patch+yaml" ? parseApplyPatch(raw) : parseJson(raw);
       if (type === "application/json-patch+json") {
@@ -210,7 +217,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       }
       const patched = backend.patch(rt, ns, name, type, patch, opts);
       reply.warn(...(opts.warnings ?? []));
-      reply.json(200, patched);
+      reply.json(opts.created ? 201 : 200, patched);
       return;
     }
     case "delete": {

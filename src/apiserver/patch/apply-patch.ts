@@ -17,7 +17,8 @@ import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
  * - `application/json-patch+json`: RFC 6902; a malformed document is 400, an operation that cannot apply
  *   (missing path, failed `test`, unknown `op`) is 422 Invalid ("the server rejected our request due to an error in our
  *   request"), as the real server answers.
- * - `application/apply-patch+yaml` (server-side apply) is not implemented: 415 UnsupportedMediaType.
+ * - `application/apply-patch+yaml` (server-side apply) is not a patch of this kind: the backend hands it to the
+ *   field manager (`fieldmanager/apply.ts`); here any other type is 415 UnsupportedMediaType.
  */
 export function applyPatch(
   type: PatchType | string,
@@ -53,7 +54,7 @@ export function applyPatch(
       throw failure(
         415,
         "UnsupportedMediaType",
-        `the embedded API server does not support ${type} (server-side apply); use application/merge-patch+json or application/json-patch+json`,
+        `the embedded API server does not support ${type}; use application/merge-patch+json, application/json-patch+json, application/strategic-merge-patch+json or application/apply-patch+yaml`,
       );
   }
 }

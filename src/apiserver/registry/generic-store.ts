@@ -16,6 +16,8 @@ import {
   undecodableDeleteOptions,
   unparsableUpdateResourceVersion,
 } from "../errors.js";
+import { recordUpdate } from "../fieldmanager/field-manager.js";
+import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
 import { kindSchema, messageSchema } from "../schema/message-schema.js";
 import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
@@ -53,6 +55,13 @@ interface UpdateRequest {
   fromPatch?: boolean;
   /** The request's field validation, duplicates and warnings (see {@link WriteOptions}). */
   fields: WriteOptions;
+  /** The body carries managedFields an apply computed: record no Update entry. */
+  applied?: boolean;
+}
+
+/** Write options the backend adds for an apply, whose managedFields are computed before the write. */
+export interface AppliedWrite {
+  applied?: boolean;
 }
 
 const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
@@ -74,6 +83,15 @@ const GENERATE_NAME_ATTEMPTS = 8;
 export class GenericStore {
   constructor(private readonly ctx: GenericStoreContext) {}
 
+  /** The live object, or undefined when there is none. */
+  find(served: ServedResource, namespace: string | undefined, name: string): KubeObject | undefined {
+    const rt = served.type;
+    return this.ctx.store
+      .resource(storageId(rt))
+      .current(joinKey(scopeOf(rt, namespace), name))
+      ?.object();
+  }
+
   /** The live version of an object, or 404. */
   current(served: ServedResource, namespace: string | undefined, name: string): StoredVersion {
     const rt = served.type;
@@ -87,7 +105,7 @@ export class GenericStore {
     served: ServedResource,
     namespace: string | undefined,
     body: unknown,
-    opts: WriteOptions = {},
+    opts: WriteOptions & AppliedWrite = {},
   ): KubeObject {
     const rt = served.type;
     const s = served.strategy;
@@ -102,18 +120,16 @@ export class GenericStore {
     const sentVersion = meta.resourceVersion;
     meta.uid = randomUUID();
     meta.creationTimestamp = rfc3339(this.ctx.clock.now());
-    for (const f of [
-      "deletionTimestamp",
-      "deletionGracePeriodSeconds",
-      "resourceVersion",
-      "selfLink",
-      "managedFields",
-    ]) {
+    for (const f of ["deletionTimestamp", "deletionGracePeriodSeconds", "resourceVersion", "selfLink"]) {
       delete meta[f];
     }
     if (s.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     s.prepareForCreate(obj);
+    if (!opts.applied) {
+      const now = meta.creationTimestamp;
+      recordUpdate(undefined, obj, opts.fieldManager ?? "", fieldManagerScope(served, undefined, now));
+    }
     const errs = validateObjectMeta(obj, (n) => s.nameErrors(n), new FieldErrors());
     if (meta.generateName) {
       // generateName is validated as a name prefix: a trailing "-" is allowed (`maskTrailingDash`).
@@ -147,9 +163,10 @@ export class GenericStore {
     namespace: string | undefined,
     name: string,
     body: unknown,
-    opts: WriteOptions & { fromPatch?: boolean } = {},
+    opts: WriteOptions & AppliedWrite & { fromPatch?: boolean } = {},
   ): KubeObject {
     const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false, fields: opts };
+    if (opts.applied) req.applied = true;
     if (opts.subresource !== undefined) req.subresource = opts.subresource;
     if (opts.dryRun !== undefined) req.dryRun = opts.dryRun;
     return this.doUpdate(served, namespace, name, body, req);
@@ -209,6 +226,10 @@ export class GenericStore {
     restoreSystemFields(next, old);
     if (sub === "" && s.tracksGeneration && s.bumpsGeneration(next, old)) {
       next.metadata!.generation = (old.metadata?.generation ?? 0) + 1;
+    }
+    if (!req.applied) {
+      const now = rfc3339(this.ctx.clock.now());
+      recordUpdate(old, next, req.fields.fieldManager ?? "", fieldManagerScope(served, sub, now));
     }
     const errs = validateObjectMeta(next, (n) => s.nameErrors(n), new FieldErrors());
     if (sentUid !== undefined) errs.invalid("metadata.uid", sentUid, "field is immutable");

@@ -111,11 +111,16 @@ describe("backend patch", () => {
     expect(s.metadata?.generation).toBe(2);
   });
 
-  it("server-side apply is 415, patching a missing object 404, changing the name 400", () => {
+  it("an apply without fieldManager is 422, patching a missing object 404, changing the name 400", () => {
     const { backend, cm } = setup();
-    expect(apiError(() => backend.patch(cm, "default", "a", "application/apply-patch+yaml", "x")).code).toBe(
-      415,
+    expect(apiError(() => backend.patch(cm, "default", "a", "application/apply-patch+yaml", {})).code).toBe(
+      422,
     );
+    expect(
+      apiError(() =>
+        backend.patch(cm, "default", "a", "application/apply-patch+yaml", "x", { fieldManager: "m" }),
+      ).code,
+    ).toBe(400);
     expect(apiError(() => backend.patch(cm, "default", "a", "application/merge-patch+json", {})).code).toBe(
       404,
     );
