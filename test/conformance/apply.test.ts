@@ -170,7 +170,6 @@ describe("managedFields on every write", () => {
               },
             },
             "f:dnsPolicy": {},
-            "f:enableServiceLinks": {},
             "f:restartPolicy": {},
             "f:schedulerName": {},
             "f:securityContext": {},
@@ -572,7 +571,7 @@ describe("kubectl apply --server-side", () => {
 const depPath = (ns: string, name = "") =>
   `/apis/apps/v1/namespaces/${ns}/deployments${name ? `/${name}` : ""}`;
 
-/** A Deployment with one container; `enableServiceLinks` is explicit (the embedded server defaults it there). */
+/** A Deployment with one container (a port and an env var: two more list-type maps). */
 function deployment(name: string, image: string): Obj {
   return {
     apiVersion: "apps/v1",
@@ -584,7 +583,6 @@ function deployment(name: string, image: string): Obj {
       template: {
         metadata: { labels: { app: name } },
         spec: {
-          enableServiceLinks: true,
           containers: [
             { name: "app", image, ports: [{ containerPort: 80 }], env: [{ name: "A", value: "1" }] },
           ],
