@@ -90,7 +90,11 @@ export function showQuestions(notebook: string, options: ShowQuestionsOptions = 
   for (let start = 0; start < chosen.length; start += QUESTIONS_PER_OUTPUT) {
     const group = chosen.slice(start, start + QUESTIONS_PER_OUTPUT);
     const body = renderQuestionList(group, start + 1);
-    showMarkdown(start === 0 ? `### ${options.heading ?? "Questions"}\n\n${body}` : body, options);
+    // Later outputs open with the rule that separates questions, as they do inside one output.
+    showMarkdown(
+      start === 0 ? `### ${options.heading ?? "Questions"}\n\n${body}` : `---\n\n${body}`,
+      options,
+    );
   }
 }
 

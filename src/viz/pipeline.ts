@@ -64,11 +64,35 @@ function box(id: string, text: string): string {
   return `    ${mermaidId(id)}[${mermaidLabel(text)}]`;
 }
 
+/** Longest line of a box's free text (the last reconcile's outcome) before it breaks, in characters. */
+const LINE_CHARS = 18;
+
+/** `text` broken at spaces into lines of at most {@link LINE_CHARS} characters (a longer word keeps its line). */
+function wrapWords(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= LINE_CHARS) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join("\n");
+}
+
 /**
- * Mermaid flowchart, left to right: `informer` (latest notifications) -> `workqueue` (keys, orange: work
- * waits) -> `worker` (the key being reconciled in teal, and the last reconcile's outcome) -> `objects` (each
- * with `desired / actual`, coloured converged, diverged, created or active from the theme's PALETTE), and a
- * dashed edge back: what the worker writes comes round again as watch events.
+ * The start of a stage: its subgraph, laid out `LR`. A stage's boxes have no edges between them, so they share
+ * one rank, and in a left-to-right chart one rank is a column: each stage is a narrow column, and the whole
+ * picture fits a notebook's width at 100% (as rows, four stages side by side were twice too wide).
+ */
+function stage(id: string, title: string): string[] {
+  return [`  subgraph ${id}[${mermaidLabel(title)}]`, "    direction LR"];
+}
+
+/**
+ * Mermaid flowchart, left to right, one column a stage: `informer` (latest notifications) -> `workqueue` (keys,
+ * orange: work waits) -> `worker` (the key being reconciled in teal, and the last reconcile's outcome) ->
+ * `objects` (each with its desired and actual counts, coloured converged, diverged, created or active from the
+ * theme's PALETTE), and a dashed edge back: what the worker writes comes round again as watch events. (Mermaid
+ * may draw the objects first, on the left: the loop reads the same from there.)
  */
 export function pipelineDiagram(snap: PipelineSnapshot, options: PipelineDiagramOptions = {}): string {
   const maxEvents = options.maxEvents ?? 4;
@@ -80,16 +104,14 @@ export function pipelineDiagram(snap: PipelineSnapshot, options: PipelineDiagram
   const paint = (state: StateName, id: string) => byState.set(state, [...(byState.get(state) ?? []), id]);
 
   const events = snap.events.slice(-maxEvents);
-  lines.push(`  subgraph informer[${mermaidLabel(`informer: last ${events.length} events`)}]`);
-  lines.push("    direction TB");
+  lines.push(...stage("informer", `informer: last ${events.length}`));
   if (events.length === 0) lines.push(box("informer_empty", "(no events yet)"));
   events.forEach((e, i) => {
     lines.push(box(`informer_${i}`, e));
   });
   lines.push("  end");
 
-  lines.push(`  subgraph workqueue[${mermaidLabel(`workqueue: ${snap.queue.length} keys`)}]`);
-  lines.push("    direction TB");
+  lines.push(...stage("workqueue", `workqueue: ${snap.queue.length} keys`));
   if (snap.queue.length === 0) lines.push(box("workqueue_empty", "(empty)"));
   snap.queue.slice(0, maxKeys).forEach((k, i) => {
     lines.push(box(`workqueue_${i}`, k));
@@ -99,30 +121,28 @@ export function pipelineDiagram(snap: PipelineSnapshot, options: PipelineDiagram
   lines.push("  end");
 
   const processing = snap.processing ?? [];
-  lines.push(`  subgraph worker[${mermaidLabel("worker: reconcile")}]`);
-  lines.push("    direction TB");
+  lines.push(...stage("worker", "worker: reconcile"));
   if (processing.length === 0) lines.push(box("worker_idle", "idle"));
   processing.forEach((k, i) => {
     lines.push(box(`worker_${i}`, `reconciling ${k}`));
     paint("active", `worker_${i}`);
   });
-  if (snap.lastReconcile) lines.push(box("worker_last", `last: ${snap.lastReconcile}`));
+  if (snap.lastReconcile) lines.push(box("worker_last", wrapWords(`last: ${snap.lastReconcile}`)));
   lines.push("  end");
 
-  lines.push(`  subgraph objects[${mermaidLabel("objects: desired / actual")}]`);
-  lines.push("    direction TB");
+  lines.push(...stage("objects", "objects"));
   if (snap.objects.length === 0) lines.push(box("objects_empty", "(none)"));
   snap.objects.forEach((o, i) => {
-    lines.push(box(`objects_${i}`, `${o.key}\n${o.desired} / ${o.actual}\n${o.state}`));
+    lines.push(box(`objects_${i}`, `${o.key}\ndesired ${o.desired}\nactual ${o.actual}\n${o.state}`));
     paint(o.state, `objects_${i}`);
   });
   lines.push("  end");
 
   lines.push(
-    `  informer -->|${mermaidLabel("add key")}| workqueue`,
+    `  informer -->|${mermaidLabel("add\nkey")}| workqueue`,
     `  workqueue -->|${mermaidLabel("get")}| worker`,
-    `  worker -->|${mermaidLabel("create / delete")}| objects`,
-    `  objects -.->|${mermaidLabel("watch events")}| informer`,
+    `  worker -->|${mermaidLabel("create /\ndelete")}| objects`,
+    `  objects -.->|${mermaidLabel("watch\nevents")}| informer`,
   );
   for (const [state, ids] of byState)
     lines.push(`  ${stateClassDef(state)}`, `  class ${ids.join(",")} ${state}`);

@@ -191,6 +191,7 @@ describe("selecting and rendering", () => {
     expect(out.length).toBe(Math.ceil(all.length / QUESTIONS_PER_OUTPUT));
     expect(out[0]).toMatch(/^### Questions\n/);
     expect(out[1]).not.toContain("### Questions");
+    expect(out[1]).toMatch(/^---\n\n<!-- question: /);
     expect(out[1]).toContain(`**Q${QUESTIONS_PER_OUTPUT + 1}. `);
     for (const q of all) expect(out.join("")).toContain(`<!-- question: ${q.id} -->`);
   });

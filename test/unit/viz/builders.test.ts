@@ -104,10 +104,14 @@ describe("xyChart", () => {
   });
 
   it("sets the size when asked, and always the theme's inks on a transparent background", () => {
-    const src = xyChart({ x: ["a"], width: 500, height: 200, series: [{ kind: "bar", values: [1] }] });
+    const src = xyChart({ x: ["a"], width: 500, height: 300, series: [{ kind: "bar", values: [1] }] });
     expect(
-      src.startsWith("---\nconfig:\n  xyChart:\n    width: 500\n    height: 200\n  themeVariables:\n"),
+      src.startsWith("---\nconfig:\n  xyChart:\n    width: 500\n    height: 300\n  themeVariables:\n"),
     ).toBe(true);
+    // Lower, mermaid would drop the axis titles (the units): 240 px at least.
+    expect(xyChart({ x: ["a"], height: 200, series: [{ kind: "bar", values: [1] }] })).toContain(
+      "    height: 240\n",
+    );
     const plain = xyChart({
       x: ["a"],
       series: [
@@ -126,6 +130,46 @@ describe("xyChart", () => {
       ].join("\n"),
     );
     expect(plain).toContain("---\nxychart-beta\n");
+  });
+
+  it("draws many evenly spaced numbers under lines as a numeric axis, and everything else as labels", () => {
+    const axis = (x: ReadonlyArray<string | number>, kind: "line" | "bar" = "line") =>
+      xyChart({ x, xLabel: "write", series: [{ kind, values: x.map(() => 1) }] })
+        .split("\n")
+        .find((l) => l.includes("x-axis"));
+    const sixty = Array.from({ length: 60 }, (_, i) => i + 1);
+    expect(axis(sixty)).toBe('  x-axis "write" 1 --> 60');
+    expect(axis(sixty.map((i) => i / 10 + (i === 30 ? 0.0001 : 0)))).toBe('  x-axis "write" 0.1 --> 6');
+    expect(axis(sixty.slice(0, 15))).toContain('["1", "2",');
+    expect(axis(sixty, "bar")).toContain('["1", "2",');
+    expect(axis([...sixty.slice(0, 30), 99, ...sixty.slice(31)])).toContain('["1", "2",');
+    expect(axis(sixty.map(String))).toContain('["1", "2",');
+    expect(axis(sixty.map((i) => -i))).toContain('["-1", "-2",');
+  });
+
+  it("widens a chart whose title would be cut at its edge", () => {
+    const width = (title: string, w?: number) =>
+      xyChart({ title, width: w, x: ["a"], series: [{ kind: "bar", values: [1] }] }).match(
+        /width: (\d+)/,
+      )?.[1];
+    const long = "Bytes per second as N controllers grows (poll: blue, watch: orange)";
+    expect(width(long, 600)).toBe("724");
+    expect(width(long)).toBe("724");
+    expect(width("short", 600)).toBe("600");
+    expect(width("short")).toBeUndefined();
+  });
+
+  it("turns category labels that would collide, and starts bars at zero", () => {
+    const steps = ["create 3", "scale to 5", "watch dropped, scale to 2", "2 deleted by hand", "restart"];
+    const chart = (x: string[], kind: "bar" | "line" = "bar", horizontal = false) =>
+      xyChart({ x, horizontal, series: [{ kind, values: x.map((_, i) => i + 2) }] });
+    expect(chart(steps)).toContain("  xyChart:\n    xAxis:\n      labelRotation: 45\n");
+    expect(chart(steps.slice(0, 2))).not.toContain("labelRotation");
+    expect(chart(steps, "bar", true)).not.toContain("labelRotation");
+    expect(chart(steps)).toContain("  y-axis 0 --> 6\n");
+    expect(chart(steps, "line")).not.toContain("y-axis");
+    expect(xyChart({ x: ["a"], series: [{ kind: "bar", values: [-2] }] })).toContain("  y-axis -2 --> 0\n");
+    expect(xyChart({ x: ["a"], series: [{ kind: "bar", values: [0] }] })).toContain("  y-axis 0 --> 1\n");
   });
 
   it("rejects mismatched, empty and non-finite data", () => {
@@ -165,6 +209,14 @@ describe("requestBarChart", () => {
 
   it("draws an explicit empty bar when there were no requests", () => {
     expect(requestBarChart([])).toContain('x-axis ["(no requests)"]');
+  });
+
+  it("is tall enough for mermaid to keep the value axis' unit, and grows 40 px a bar", () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ verb: "get", resource: `r${i}`, code: 200, count: 1 }));
+    expect(requestBarChart(rows(2))).toContain("    height: 240\n");
+    expect(requestBarChart(rows(10))).toContain("    height: 520\n");
+    expect(requestBarChart(rows(2))).toContain('y-axis "requests" 0 --> 1');
   });
 });
 

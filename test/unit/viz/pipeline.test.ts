@@ -22,13 +22,15 @@ describe("pipelineDiagram", () => {
       ],
     });
     expect(await mermaidParseError(src)).toBeUndefined();
-    expect(src).toContain('subgraph informer["informer: last 4 events"]');
+    expect(src).toContain('subgraph informer["informer: last 4"]');
     expect(src).not.toContain('"ADDED ns/a"');
     expect(src).toContain('informer_3["DELETED ns/c"]');
     expect(src).toContain('workqueue_0["ns/b"]');
     expect(src).toContain('worker_0["reconciling ns/a"]');
-    expect(src).toContain('worker_last["last: ns/c: not found"]');
-    expect(src).toContain('objects_0["ns/a<br/>4 / 2<br/>active"]');
+    expect(src).toContain('worker_last["last: ns/c: not<br/>found"]');
+    // Each stage a column (its boxes share a rank): "direction TB" would lay them out in a row.
+    expect(src.match(/^ {4}direction LR$/gm)).toHaveLength(4);
+    expect(src).toContain('objects_0["ns/a<br/>desired 4<br/>actual 2<br/>active"]');
     expect(classOf(src, "active")).toEqual(["worker_0", "objects_0"]);
     expect(classOf(src, "diverged")).toEqual(["workqueue_0", "objects_3"]);
     expect(classOf(src, "created")).toEqual(["objects_1"]);
