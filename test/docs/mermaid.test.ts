@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { listNotebooks } from "../../src/cli/notebooks.js";
 import { projectRoot } from "../../src/cli/workbook-paths.js";
 import { dataPathFlowchart, flowchart, requestBarChart, xyChart } from "../../src/viz/index.js";
 import { markdownMermaidBlocks, notebookMermaidBlocks, repositoryMermaidBlocks } from "./mermaid-blocks.js";
@@ -16,6 +17,15 @@ describe("every mermaid diagram in the repository parses", () => {
 
   it.each(blocks.map((b) => [`${b.file} ${b.where}`, b] as const))("%s", async (_name, block) => {
     expect(await mermaidParseError(block.source)).toBeUndefined();
+  });
+});
+
+describe("every notebook draws its topic in a static diagram", () => {
+  // JupyterLab renders a ```mermaid block in a markdown cell before anything runs: the picture a learner sees
+  // first, and the one the static site shows without executing a cell.
+  const notebooks = listNotebooks(join(root, "notebooks"));
+  it.each(notebooks.map((file) => [basename(file), file] as const))("%s", (name, file) => {
+    expect(notebookMermaidBlocks(readFileSync(file, "utf8"), name).length).toBeGreaterThan(0);
   });
 });
 
