@@ -90,6 +90,16 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
    * fixes how many keys must drain before `hasSynced()`.
    */
   replace(list: T[], _resourceVersion = ""): void {
+    const knownKeys = this.knownObjects ? this.knownObjects.listKeys() : [];
+    if (this.items.size === 0 && knownKeys.length === 0) {
+      // Nothing pending and nothing known (the first LIST): no key can have vanished, so no key set is needed.
+      for (const obj of list) this.queueAction("Replaced", obj);
+      if (!this.populated) {
+        this.populated = true;
+        this.initialPopulationCount = this.items.size;
+      }
+      return;
+    }
     const keys = new Set<string>();
     for (const obj of list) {
       const key = this.keyFunc(obj);
@@ -105,12 +115,10 @@ export class DeltaFIFO<T extends MetaObject = MetaObject> implements ReflectorSt
       queuedDeletions++;
       this.queueAction("Deleted", new DeletedFinalStateUnknown(key, last), key);
     }
-    if (this.knownObjects) {
-      for (const key of this.knownObjects.listKeys()) {
-        if (keys.has(key) || this.items.has(key)) continue;
-        queuedDeletions++;
-        this.queueAction("Deleted", new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)), key);
-      }
+    for (const key of knownKeys) {
+      if (keys.has(key) || this.items.has(key)) continue;
+      queuedDeletions++;
+      this.queueAction("Deleted", new DeletedFinalStateUnknown(key, this.knownObjects!.getByKey(key)), key);
     }
     if (!this.populated) {
       this.populated = true;

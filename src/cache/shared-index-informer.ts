@@ -317,13 +317,12 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
           continue;
         }
         const obj = delta.object as T;
-        const old = this.indexer.getByKey(key);
+        // The FIFO and the indexer key objects alike (both deletionHandlingMetaNamespaceKeyFunc).
+        const old = this.indexer.upsertByKey(key, obj);
         if (old !== undefined) {
-          this.indexer.update(obj);
           const isSync = resourceVersionOf(old) === resourceVersionOf(obj);
           this.distribute({ type: "update", oldObj: old, newObj: obj }, isSync);
         } else {
-          this.indexer.add(obj);
           this.distribute({ type: "add", obj, isInInitialList }, false);
         }
       } catch (err) {
