@@ -30,6 +30,11 @@ export interface ResourceType {
    * Events); absent means `group`.
    */
   storageGroup?: string;
+  /**
+   * Served by apiextensions for a CRD: aggregated discovery names the full group and version in its
+   * `responseKind` (built-ins leave them empty).
+   */
+  custom?: boolean;
   /** Discovery categories (`all` makes `kubectl get all` include the kind); absent means none. */
   categories?: string[];
   /** Subresources served, e.g. `["status"]`; namespaces also serve `finalize`. */

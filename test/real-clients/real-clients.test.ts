@@ -28,7 +28,6 @@ interface CheckResult {
  * test too, so this list shrinks as the server catches up and never hides a regression.
  */
 const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
-  "discovery/aggregated": "aggregated discovery is not served",
 };
 
 const skipReason = await goUnavailableReason();

@@ -1,12 +1,12 @@
 /**
  * API discovery: the documents kubectl and client-go's discovery client read to learn which groups,
  * versions and resources the server serves (`/api`, `/api/v1`, `/apis`, `/apis/<group>`,
- * `/apis/<group>/<version>`), plus `/version`. Served in the legacy (unaggregated) format; clients that ask
- * for aggregated discovery (`apidiscovery.k8s.io/v2`) fall back to it because the response is plain
- * `application/json`. Rebuilt whenever the backend's served set changes (a CRD becomes established), so a
+ * `/apis/<group>/<version>`), plus `/version`. `/api` and `/apis` are also kept in the aggregated format
+ * (`apidiscovery.k8s.io/v2`, see `aggregated-discovery.ts`) for clients that ask for it. Rebuilt whenever the backend's served set changes (a CRD becomes established), so a
  * new kind is resolvable by the next discovery refresh. Mirrors `k8s.io/apiserver/pkg/endpoints/discovery`.
  */
 import type { ResourceType } from "../types.js";
+import { aggregatedDiscovery } from "./aggregated-discovery.js";
 
 /** The Kubernetes version the embedded server reports (`/version`). */
 export const SERVER_VERSION = { major: "1", minor: "32", gitVersion: "v1.32.0-workbook" } as const;
@@ -67,6 +67,7 @@ function resourceEntries(t: ResourceType): Record<string, unknown>[] {
 export class DiscoveryDocuments {
   private readonly gvs: GroupVersion[];
   private readonly docs = new Map<string, string>();
+  private readonly aggregatedDocs = new Map<string, string>();
 
   constructor(types: ResourceType[], serverAddress: string) {
     this.gvs = groupVersions(types);
@@ -79,6 +80,8 @@ export class DiscoveryDocuments {
         serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }],
       }),
     );
+    this.aggregatedDocs.set("/api", aggregatedDiscovery(this.gvs, true));
+    this.aggregatedDocs.set("/apis", aggregatedDiscovery(this.gvs, false));
     const groups = this.apiGroups();
     this.docs.set("/apis", JSON.stringify({ kind: "APIGroupList", apiVersion: "v1", groups }));
     for (const g of groups)
@@ -100,6 +103,11 @@ export class DiscoveryDocuments {
   /** The serialized document for a discovery path, or undefined if the path is not a discovery path. */
   lookup(path: string): string | undefined {
     return this.docs.get(path);
+  }
+
+  /** The aggregated discovery document (`APIGroupDiscoveryList`) of `/api` or `/apis`, else undefined. */
+  lookupAggregated(path: string): string | undefined {
+    return this.aggregatedDocs.get(path);
   }
 
   /** Group/versions served, for the OpenAPI index. */

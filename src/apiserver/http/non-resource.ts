@@ -1,9 +1,11 @@
 /**
- * Non-resource endpoints: discovery documents and `/version` (see `discovery.ts`), OpenAPI (`openapi.ts`) and
+ * Non-resource endpoints: discovery documents and `/version` (see `discovery.ts`; `/api` and `/apis` aggregated
+ * when `Accept` asks for `apidiscovery.k8s.io/v2`, see `aggregated-discovery.ts`), OpenAPI (`openapi.ts`) and
  * the health checks `/healthz`, `/livez`, `/readyz` (kube-apiserver answers `ok` as text/plain; `?verbose`
  * lists the checks).
  */
 
+import { AGGREGATED_DISCOVERY_V2, acceptsAggregatedDiscovery } from "./aggregated-discovery.js";
 import type { DiscoveryDocuments } from "./discovery.js";
 import type { OpenApiDocuments } from "./openapi.js";
 import type { Reply } from "./reply.js";
@@ -86,6 +88,11 @@ export function serveNonResource(
   if (path === "/openapi/v2") {
     const { type, body } = openApiV2(accept);
     send(reply, type, body);
+    return;
+  }
+  const aggregated = acceptsAggregatedDiscovery(accept) ? discovery.lookupAggregated(path) : undefined;
+  if (aggregated !== undefined) {
+    send(reply, AGGREGATED_DISCOVERY_V2, aggregated);
     return;
   }
   const doc = discovery.lookup(path) ?? openapi.lookup(path);

@@ -6,7 +6,7 @@ import { type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
-import { defineResourceType } from "./resource-type.js";
+import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { BasicStrategy } from "./strategy.js";
 import type { PrinterColumn } from "./table.js";
@@ -16,7 +16,14 @@ import { rfc3339 } from "./time.js";
 interface CrdSpec {
   group?: string;
   scope?: string;
-  names?: { plural?: string; singular?: string; kind?: string; listKind?: string; shortNames?: string[] };
+  names?: {
+    plural?: string;
+    singular?: string;
+    kind?: string;
+    listKind?: string;
+    shortNames?: string[];
+    categories?: string[];
+  };
   versions?: {
     name?: string;
     served?: boolean;
@@ -189,8 +196,11 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
         ...(names.listKind ? { listKind: names.listKind } : {}),
         ...(names.singular ? { singular: names.singular } : {}),
         shortNames: names.shortNames ?? [],
+        ...(Array.isArray(names.categories) ? { categories: names.categories } : {}),
         namespaced: spec.scope !== "Cluster",
         subresources,
+        verbs: [...CUSTOM_RESOURCE_VERBS],
+        custom: true,
       }),
       strategy: new CustomResourceStrategy(hasStatus),
       crd: crd.metadata?.name ?? "",

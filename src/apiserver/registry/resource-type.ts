@@ -24,9 +24,22 @@ export interface ResourceTypeInput {
   shortNames?: string[];
   categories?: string[];
   storageGroup?: string;
+  custom?: boolean;
   subresources?: string[];
   verbs?: string[];
 }
+
+/** Verbs of a custom resource, in the order apiextensions-apiserver lists them in discovery. */
+export const CUSTOM_RESOURCE_VERBS: readonly string[] = [
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "create",
+  "update",
+  "watch",
+];
 
 /** Builds a {@link ResourceType} (the discovery `APIResource` plus its group/version). */
 export function defineResourceType(input: ResourceTypeInput): ResourceType {
@@ -41,6 +54,7 @@ export function defineResourceType(input: ResourceTypeInput): ResourceType {
     shortNames: input.shortNames ?? [],
     ...(input.categories && input.categories.length > 0 ? { categories: [...input.categories] } : {}),
     ...(input.storageGroup !== undefined ? { storageGroup: input.storageGroup } : {}),
+    ...(input.custom ? { custom: true } : {}),
     subresources: input.subresources ?? [],
     verbs: input.verbs ?? [...STANDARD_VERBS],
   };
