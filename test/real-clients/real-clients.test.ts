@@ -27,8 +27,7 @@ interface CheckResult {
  * Checks the embedded server is known to fail, each with the reason. A listed check that passes fails the
  * test too, so this list shrinks as the server catches up and never hides a regression.
  */
-const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {
-};
+const KNOWN_EMBEDDED_FAILURES: Record<string, string> = {};
 
 const skipReason = await goUnavailableReason();
 const backend = process.env.WORKBOOK_CLUSTER || "embedded";

@@ -29,16 +29,26 @@ describe("backend list", () => {
     const { backend, cm } = setup();
     const all = Array.from({ length: 50 }, (_, i) => `cm-${String(i).padStart(2, "0")}`);
     for (const n of all) backend.create(cm, "default", configMap(n));
-    const readers = [3, 7].map((limit) => ({ limit, token: undefined as string | undefined, seen: 0, done: false }));
+    const readers = [3, 7].map((limit) => ({
+      limit,
+      token: undefined as string | undefined,
+      seen: 0,
+      done: false,
+    }));
     let writes = 0;
     while (readers.some((r) => !r.done)) {
       for (const r of readers) {
         if (r.done) continue;
-        const page = backend.list(cm, "default", { limit: r.limit, ...(r.token ? { continue: r.token } : {}) });
+        const page = backend.list(cm, "default", {
+          limit: r.limit,
+          ...(r.token ? { continue: r.token } : {}),
+        });
         expect(names(page)).toEqual(all.slice(r.seen, r.seen + r.limit));
         r.seen += page.items.length;
         // Later writes are invisible to a continued list, and so to its count.
-        expect(page.metadata.remainingItemCount).toBe(page.metadata.continue ? all.length - r.seen : undefined);
+        expect(page.metadata.remainingItemCount).toBe(
+          page.metadata.continue ? all.length - r.seen : undefined,
+        );
         r.token = page.metadata.continue;
         r.done = !r.token;
         backend.create(cm, "default", configMap(`zz-${writes++}`));
