@@ -43,10 +43,12 @@ const KEEP_ALIVE_TIMEOUT_MS = 30_000;
  */
 const GOAWAY_GRACE_MS = 250;
 /**
- * Per-session memory credit (MiB) before new streams are refused. Node's default (10) counts the frames queued
- * to a client, so one large LIST would refuse the next request on the connection; kube-apiserver has no such limit.
+ * Per-session memory credit (MiB) before new streams are refused (RST_STREAM ENHANCE_YOUR_CALM). Node's default
+ * (10) counts the response bytes queued to a client, so while a 25 MB LIST was still on its way every other
+ * request on the connection failed; kube-apiserver refuses nothing for that. Watches stay bounded by the
+ * slow-client rule (watch-stream.ts).
  */
-const MAX_SESSION_MEMORY_MB = 256;
+const MAX_SESSION_MEMORY_MB = 1024;
 
 /** True when the request came over HTTP/2. */
 export function isHttp2(req: ApiRequest): req is Http2ServerRequest {

@@ -231,6 +231,35 @@ describe("HTTP/2 (ALPN h2 and http/1.1 on one port)", () => {
     }
   });
 
+  it("serves other requests on a connection while a large LIST is still on its way to it", async () => {
+    const server = await start({}, ["h2"]);
+    const configMaps = server.backend.findResource("", "v1", "configmaps");
+    if (!configMaps) throw new Error("configmaps are served");
+    const payload = "y".repeat(4000);
+    for (let i = 0; i < 6000; i++) {
+      server.backend.create(configMaps, "h2", { metadata: { name: `c${i}` }, data: { payload } });
+    }
+    const session = await connectH2(server, true);
+    try {
+      // A 25 MB LIST the client does not read yet: it waits in the server's session.
+      const list = session.request({ ":path": CMS, authorization: `Bearer ${server.token}` });
+      list.end();
+      list.pause();
+      await new Promise((resolve) => list.once("response", resolve));
+      for (let i = 0; i < 3; i++)
+        expect((await h2Request(session, server, "GET", "/api/v1/namespaces/h2")).status).toBe(200);
+      let bytes = 0;
+      list.on("data", (c: Buffer) => {
+        bytes += c.length;
+      });
+      list.resume();
+      await new Promise((resolve) => list.once("end", resolve));
+      expect(bytes).toBeGreaterThan(24_000_000);
+    } finally {
+      session.close();
+    }
+  });
+
   it("advertises kube-apiserver's stream limit per connection (250 unless configured)", async () => {
     const server = await start();
     const session = await connectH2(server);
