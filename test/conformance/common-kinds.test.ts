@@ -562,3 +562,86 @@ describe("the validation a learner meets first", () => {
     expect([bad.code, bad.body.details.causes[0].field]).toEqual([422, "metadata.name"]);
   });
 });
+
+describe("kubectl get columns", () => {
+  const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+  /** The default (priority 0) columns and the first row's cells under them, Age left out. */
+  async function columns(path: string): Promise<Array<[string, unknown]>> {
+    const res = await raw(suite.kubeConfig, "GET", path, undefined, undefined, TABLE);
+    const defs = res.body.columnDefinitions as Array<{ name: string; priority: number }>;
+    const cells = res.body.rows[0].cells as unknown[];
+    return defs.flatMap(
+      (d, i): Array<[string, unknown]> => (d.priority === 0 && d.name !== "Age" ? [[d.name, cells[i]]] : []),
+    );
+  }
+
+  it("StatefulSet, DaemonSet, ServiceAccount, RoleBinding, PodDisruptionBudget and StorageClass show kube's columns", async () => {
+    const ns = await suite.namespace("kind-columns");
+    await post(`/apis/apps/v1/namespaces/${ns}/statefulsets`, {
+      metadata: { name: "s" },
+      spec: { replicas: 2, selector, template: template("Always") },
+    });
+    await post(`/apis/apps/v1/namespaces/${ns}/daemonsets`, {
+      metadata: { name: "d" },
+      spec: {
+        selector,
+        template: {
+          ...template("Always"),
+          spec: { ...template("Always").spec, nodeSelector: { disk: "ssd" } },
+        },
+      },
+    });
+    await post(`/api/v1/namespaces/${ns}/serviceaccounts`, {
+      metadata: { name: "a" },
+      secrets: [{ name: "x" }],
+    });
+    await post(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
+      metadata: { name: "b" },
+      roleRef: { kind: "ClusterRole", name: "view" },
+    });
+    await post(`/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets`, {
+      metadata: { name: "p" },
+      spec: { maxUnavailable: "25%", selector },
+    });
+    const sc = `cols-${suffix}`;
+    await post("/apis/storage.k8s.io/v1/storageclasses", {
+      metadata: { name: sc },
+      provisioner: "example.com/x",
+    });
+    expect(await columns(`/apis/apps/v1/namespaces/${ns}/statefulsets`)).toEqual([
+      ["Name", "s"],
+      ["Ready", "0/2"],
+    ]);
+    expect(await columns(`/apis/apps/v1/namespaces/${ns}/daemonsets`)).toEqual([
+      ["Name", "d"],
+      ["Desired", 0],
+      ["Current", 0],
+      ["Ready", 0],
+      ["Up-to-date", 0],
+      ["Available", 0],
+      ["Node Selector", "disk=ssd"],
+    ]);
+    expect(await columns(`/api/v1/namespaces/${ns}/serviceaccounts`)).toEqual([
+      ["Name", "a"],
+      ["Secrets", 1],
+    ]);
+    expect(await columns(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`)).toEqual([
+      ["Name", "b"],
+      ["Role", "ClusterRole/view"],
+    ]);
+    expect(await columns(`/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets`)).toEqual([
+      ["Name", "p"],
+      ["Min Available", "N/A"],
+      ["Max Unavailable", "25%"],
+      ["Allowed Disruptions", 0],
+    ]);
+    expect(await columns(`/apis/storage.k8s.io/v1/storageclasses/${sc}`)).toEqual([
+      ["Name", sc],
+      ["Provisioner", "example.com/x"],
+      ["ReclaimPolicy", "Delete"],
+      ["VolumeBindingMode", "Immediate"],
+      ["AllowVolumeExpansion", false],
+    ]);
+    await raw(suite.kubeConfig, "DELETE", `/apis/storage.k8s.io/v1/storageclasses/${sc}`);
+  });
+});

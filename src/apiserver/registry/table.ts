@@ -1,11 +1,12 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { isJsonObject } from "../storage/json.js";
 import type { ResourceType } from "../types.js";
+import { commonKindPrinters } from "./kind-printers.js";
 
 /** A column of a `meta.k8s.io/v1` Table (`metav1.TableColumnDefinition`). */
 export interface TableColumn {
   name: string;
-  type: "string" | "integer" | "date";
+  type: "string" | "integer" | "boolean" | "date";
   format: string;
   description: string;
   /** 0: shown by `kubectl get`; 1: only with `-o wide`. */
@@ -45,7 +46,7 @@ export interface PrinterColumn {
 }
 
 /** A column plus how to compute its cell from an object. */
-interface Printer {
+export interface Printer {
   column: TableColumn;
   cell(obj: KubeObject): unknown;
 }
@@ -61,21 +62,25 @@ const NAME: Printer = {
   cell: (obj) => obj.metadata?.name ?? "",
 };
 
-function field(obj: KubeObject, ...path: string[]): unknown {
+/** The value at a path of an object (undefined when any step is missing). */
+export function field(obj: KubeObject, ...path: string[]): unknown {
   let v: unknown = obj;
   for (const p of path) v = isJsonObject(v) ? v[p] : undefined;
   return v;
 }
 
-function count(v: unknown): number {
+/** The number of keys of an object (0 for anything else). */
+export function count(v: unknown): number {
   return isJsonObject(v) ? Object.keys(v).length : 0;
 }
 
-function num(v: unknown): number {
+/** A number, or 0. */
+export function num(v: unknown): number {
   return typeof v === "number" ? v : 0;
 }
 
-const column = (name: string, type: TableColumn["type"], description: string): TableColumn => ({
+/** A column shown by `kubectl get` (priority 0). */
+export const column = (name: string, type: TableColumn["type"], description: string): TableColumn => ({
   name,
   type,
   format: "",
@@ -127,6 +132,11 @@ const KIND_PRINTERS: Record<string, Printer[]> = {
   ],
 };
 
+/** The columns of a kind served from data (`kind-printers.ts`); none for custom resources. */
+function kindPrinters(rt: ResourceType): Printer[] {
+  return rt.custom ? [] : commonKindPrinters(`${rt.group}/${rt.resource}`);
+}
+
 /** The built-in groups whose kinds {@link KIND_PRINTERS} names (a CRD could reuse a plural elsewhere). */
 const BUILTIN_GROUPS = new Set(["", "apps", "coordination.k8s.io"]);
 
@@ -151,7 +161,7 @@ export function toTable(
   const printers =
     customColumns !== undefined
       ? customResourcePrinters(customColumns, now)
-      : [NAME, ...(KIND_PRINTERS[BUILTIN_GROUPS.has(rt.group) ? rt.resource : ""] ?? []), age];
+      : [NAME, ...(KIND_PRINTERS[BUILTIN_GROUPS.has(rt.group) ? rt.resource : ""] ?? kindPrinters(rt)), age];
   return {
     kind: "Table",
     apiVersion: "meta.k8s.io/v1",
