@@ -1,15 +1,16 @@
 /**
- * One cluster for a whole `workbook grade` run when the backend runs outside the grading processes (kind,
- * envtest): started once, before the first lab, within the backend's start budget (src/cluster/start-budget.ts;
- * a kind node needs about 35 s, more than a check's whole 15-20 s), then handed to every lab's worker process as
+ * One cluster for a whole `workbook grade` run on kind: started once, before the first lab, within kind's start
+ * budget (src/cluster/start-budget.ts; a node needs about 35 s, more than a check's whole 15-20 s), then handed to
+ * every lab's worker process as
  * the current context of a kubeconfig (`WORKBOOK_CLUSTER=kubeconfig`, `KUBECONFIG=<its file>`), so a grader's
  * `startCluster()` connects instead of starting another, and a worker restarted after a hung check finds it
  * still there. Each grader still works in namespaces of its own. This is what a Go project's CI does with
- * `kind create cluster` before `go test ./...`, or envtest's `BeforeSuite`.
+ * `kind create cluster` before `go test ./...`.
  *
- * The embedded backend is left to the workers: it starts in well under a second, and graders use its instruments
- * (request counters, fault injection), which exist only in the process that runs the server. The kubeconfig
- * backend already is a shared cluster.
+ * The other backends are left to the workers: embedded starts in well under a second, and graders use its
+ * instruments (request counters, fault injection), which exist only in the process that runs the server; envtest
+ * starts in seconds and a grader may ask for its own options (lab 08 turns kube-controller-manager off, whose
+ * collector would do the lab's work); the kubeconfig backend already is a shared cluster.
  */
 import {
   type Cluster,
@@ -21,7 +22,7 @@ import {
 import { START_BUDGET_MS, withinStartBudget } from "../cluster/start-budget.js";
 
 /** The backends whose cluster a grading run starts once and shares (see the module comment). */
-export const SHARED_GRADING_BACKENDS: readonly ClusterBackend[] = ["kind", "envtest"];
+export const SHARED_GRADING_BACKENDS: readonly ClusterBackend[] = ["kind"];
 
 /** A cluster shared by a grading run, and the environment its workers get. */
 export interface GradingRunCluster {
@@ -48,8 +49,8 @@ export interface GradingRunClusterOptions {
 
 /**
  * Starts the run's shared cluster when `WORKBOOK_CLUSTER` names a backend in {@link SHARED_GRADING_BACKENDS};
- * resolves `undefined` for the others (the workers start their own, as before). Rejects with the backend's own
- * error (no engine, no image, no envtest binaries), or with a StartBudgetExceededError.
+ * resolves `undefined` for the others (the workers start their own). Rejects with the backend's own error (no
+ * engine, no image), or with a StartBudgetExceededError.
  */
 export async function startGradingRunCluster(
   options: GradingRunClusterOptions = {},

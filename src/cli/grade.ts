@@ -6,8 +6,8 @@
  * on. `--json` writes a report a teacher can collect: to the given `.json` file (the text report still prints),
  * or, with no file, to stdout instead of the text. Exit 0 when every requirement is met (or there are no labs
  * yet), 1 otherwise, 2 for a bad command line. `--labs-dir` and `--graders-dir` point elsewhere (tests use
- * fixture labs). With `WORKBOOK_CLUSTER=kind` or `envtest` the run starts one cluster, within that backend's
- * start budget, and every lab's checks share it (src/cli/grade-cluster.ts).
+ * fixture labs). With `WORKBOOK_CLUSTER=kind` the run starts one kind node, within kind's start budget, and every
+ * lab's checks share it (src/cli/grade-cluster.ts).
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
@@ -89,8 +89,8 @@ export async function gradeLab(
 }
 
 /**
- * Grades `labs` in order, printing each report through `text`. On kind and envtest the run starts one cluster
- * first and shares it (src/cli/grade-cluster.ts); when it cannot start, every lab is reported broken with the
+ * Grades `labs` in order, printing each report through `text`. On kind the run starts one cluster first and
+ * shares it (src/cli/grade-cluster.ts); when it cannot start, every lab is reported broken with the
  * cause instead of each worker failing its first check the same slow way.
  */
 async function gradeLabs(

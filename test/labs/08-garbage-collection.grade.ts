@@ -15,13 +15,26 @@ const HOLD = "example.com/hold";
 const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
 /**
- * One cluster for every check this worker runs, its built-in garbage collector switched off (ignored by
- * envtest, which has none), with the workbook's CRDs installed.
+ * One cluster for every check this worker runs, with no garbage collector but the learner's (the embedded
+ * control plane's switched off, envtest without kube-controller-manager), with the workbook's CRDs installed.
  */
 const cluster = gradingCluster(
   { prefix: "lab08", workbookApi: true },
-  { embedded: { controllers: { garbageCollector: false } } },
+  { embedded: { controllers: { garbageCollector: false } }, envtest: { controllerManager: false } },
 );
+
+/**
+ * A whole cluster (kind, or any through kubeconfig, which is how a kind grading run reaches its workers) runs
+ * kube-controller-manager's collector, which would do the lab's work and pass its checks for any code.
+ */
+function refuseWholeCluster(c: Cluster): void {
+  if (c.backend === "kind" || c.backend === "kubeconfig") {
+    throw new Error(
+      "lab 08 grades a garbage collector of your own, and this cluster runs kube-controller-manager's: grade " +
+        "it on embedded (the default) or envtest",
+    );
+  }
+}
 
 interface ChildSpec {
   /** Keep the child Terminating with a finalizer of the grader's until released. */
@@ -42,6 +55,7 @@ class Scenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "collector.js")).href)) as CollectorModule;
     const c = await cluster.get();
+    refuseWholeCluster(c);
     const namespace = await cluster.newNamespace(label);
     const s = new Scenario(c, namespace);
     s.collector = mod.createCollector({ kubeConfig: c.kubeConfig, namespace });

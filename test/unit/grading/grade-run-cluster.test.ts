@@ -26,16 +26,18 @@ function fakeCluster(backend: Cluster["backend"]): Cluster & { stops: number } {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a grading run's shared cluster", () => {
-  it("starts nothing for the embedded backend: its workers start their own, with instruments", async () => {
+  it("starts nothing for embedded and envtest: their workers start their own, with the grader's options", async () => {
     const calls: StartClusterOptions[] = [];
-    const shared = await startGradingRunCluster({
-      env: { WORKBOOK_CLUSTER: "embedded" },
-      start: async (o) => {
-        calls.push(o);
-        return fakeCluster("embedded");
-      },
-    });
-    expect(shared).toBeUndefined();
+    for (const backend of ["embedded", "envtest"] as const) {
+      const shared = await startGradingRunCluster({
+        env: { WORKBOOK_CLUSTER: backend },
+        start: async (o) => {
+          calls.push(o);
+          return fakeCluster(backend);
+        },
+      });
+      expect(shared).toBeUndefined();
+    }
     expect(calls).toEqual([]);
   });
 
@@ -63,12 +65,12 @@ describe("a grading run's shared cluster", () => {
   it("passes the backend's own error on (the grade reports it for every lab)", async () => {
     await expect(
       startGradingRunCluster({
-        env: { WORKBOOK_CLUSTER: "envtest" },
+        env: { WORKBOOK_CLUSTER: "kind" },
         start: async () => {
-          throw new Error("no envtest binaries: run `workbook envtest build`");
+          throw new Error("no node image: run `workbook kind build-image`");
         },
       }),
-    ).rejects.toThrow(/no envtest binaries/);
+    ).rejects.toThrow(/no node image/);
   });
 
   it("gives up after the start budget, and stops a start that completes later", async () => {
