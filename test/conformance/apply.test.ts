@@ -394,6 +394,61 @@ describe("server-side apply", () => {
   });
 });
 
+describe("server-side apply to the status subresource", () => {
+  it("a status apply owns status fields under subresource status; the main resource cannot take them", async () => {
+    const ns = await suite.namespace("ssa-status");
+    const { spec } = deployment("d", "nginx");
+    const owner = await apply(
+      depPath(ns, "d"),
+      { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec },
+      "?fieldManager=owner",
+    );
+    expect(owner.code).toBe(201);
+    const status = (s: Obj) => ({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d" },
+      status: s,
+    });
+    const r = await apply(
+      `${depPath(ns, "d")}/status`,
+      status({ replicas: 1, conditions: [{ type: "Available", status: "True" }] }),
+      "?fieldManager=ctrl",
+    );
+    expect(r.code).toBe(200);
+    expect(r.body.status.replicas).toBe(1);
+    expect(owners(r.body)[0]).toEqual({
+      manager: "ctrl",
+      operation: "Apply",
+      apiVersion: "apps/v1",
+      fieldsType: "FieldsV1",
+      fieldsV1: {
+        "f:status": {
+          "f:conditions": { 'k:{"type":"Available"}': { ".": {}, "f:status": {}, "f:type": {} } },
+          "f:replicas": {},
+        },
+      },
+      subresource: "status",
+    });
+    const clash = await apply(`${depPath(ns, "d")}/status`, status({ replicas: 2 }), "?fieldManager=other");
+    expect([clash.code, clash.body.message]).toEqual([
+      409,
+      'Apply failed with 1 conflict: conflict with "ctrl" with subresource "status": .status.replicas',
+    ]);
+    // The main resource resets status: an apply there neither changes nor owns it.
+    const main = await apply(depPath(ns, "d"), { ...status({ replicas: 5 }), spec }, "?fieldManager=owner");
+    expect(main.code).toBe(200);
+    expect(main.body.status.replicas).toBe(1);
+    expect(owners(main.body).find((e) => e.manager === "owner")?.fieldsV1["f:status"]).toBeUndefined();
+    const missing = await apply(
+      `${depPath(ns, "missing")}/status`,
+      { ...status({ replicas: 1 }), metadata: { name: "missing" } },
+      "?fieldManager=ctrl",
+    );
+    expect(missing.code).toBe(404);
+  });
+});
+
 describe("server-side apply on a custom resource", () => {
   const group = `a${randomBytes(3).toString("hex")}.apply.workbook.example.com`;
   const crdName = `gadgets.${group}`;
