@@ -228,6 +228,9 @@ const TICKS: ReadonlyArray<[string, number]> = [
   ["5minute", 300_000],
 ];
 
+/** The width every lease timeline is drawn at, in px: a notebook's output area at 100% zoom on a laptop. */
+const GANTT_WIDTH = 880;
+
 /** A task name mermaid's gantt grammar keeps whole: no `:`, `;` or `#`, never empty. */
 function taskName(text: string): string {
   const cleaned = text.replace(/[:;#]/g, " ").replace(/\s+/g, " ").trim();
@@ -254,6 +257,9 @@ export function leaseTimeline(spec: LeaseTimelineSpec): string {
   const lines = [
     ...mermaidFrontMatter({
       gantt: {
+        // Mermaid draws a gantt as wide as the element it renders in; JupyterLab renders in a hidden element as
+        // wide as the window, then fits the picture into the output (1366 px shown at 68%, text too small).
+        useWidth: GANTT_WIDTH,
         barHeight: 22,
         barGap: 6,
         topPadding: 40,

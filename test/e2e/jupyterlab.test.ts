@@ -2,8 +2,14 @@
  * Every notebook in JupyterLab, in Chromium, as a learner meets it: `npm start`'s server, the notebook opened
  * with its kernel preselected, Run > Run All Cells, then what the page shows. Run twice, in the light theme and
  * then (without a restart) in the dark one, so "Run All twice in a row works" is tested too and both themes
- * are screenshotted with freshly rendered diagrams (JupyterLab draws mermaid in the theme current at render
- * time). Screenshots go to test-results/jupyterlab/.
+ * are screenshotted with freshly rendered output diagrams (JupyterLab draws mermaid in the theme current at
+ * render time; the static diagrams of markdown cells keep the light theme they were first drawn in, as they do
+ * for a learner who switches theme with a notebook open). Screenshots go to test-results/jupyterlab/.
+ *
+ * CI runs 00-cluster only (its time budget); every notebook runs headless on every `npm test` (test/notebooks),
+ * and in the browser with WORKBOOK_E2E_FULL=1. Measured with WORKBOOK_E2E_FULL=1 on 2026-12-02 (2 cores shared
+ * with other work, load 15-20; 09-11 rerun at load 2-6), open + both Run Alls + screenshots, in seconds: 00 66,
+ * 01 165, 02 131, 03 120, 04 118, 05 150, 06 127, 07 106, 08 68, 09 79, 10 73, 11 65, 12 42: 22 min in all.
  *
  * A fixture notebook with stored outputs (an error, a broken and an oversized diagram, a failed check count,
  * an answer left open, a cell never run) proves each detector can fail.
@@ -38,8 +44,9 @@ const RUN_TIMEOUT_MS = 300_000;
 const skipReason = chromiumSkipReason() ?? notebookSkipReason();
 const allNotebooks = listNotebooks(paths.notebooks);
 /**
- * Which notebooks run in the browser. Each takes about two minutes here (Run All twice plus screenshots), so the
- * default run covers the first notebook (the format every notebook follows) and CI stays within its time;
+ * Which notebooks run in the browser. Each takes one to three minutes here (Run All twice plus screenshots; the
+ * times are in the header), so the default run covers the first notebook (the format every notebook follows)
+ * and CI stays within its time;
  * `WORKBOOK_E2E_FULL=1` runs every notebook, and `WORKBOOK_E2E_NOTEBOOKS=05,10` chooses some by number or name.
  * The headless runner (test/notebooks) runs every notebook on every `npm test`.
  */

@@ -139,6 +139,8 @@ describe("lease timeline mermaid", () => {
     expect(source).toContain(`activeTaskBkgColor: "${PALETTE.leader.fill}"`);
     expect(source).toContain(`critBkgColor: "${PALETTE.error.fill}"`);
     expect(source).toContain("title Lease demo crash at 0.5 s");
+    // A fixed width: mermaid would take the width of JupyterLab's hidden render element (the whole window).
+    expect(lines).toContain("    useWidth: 880");
   });
 
   it("counts renewals in the label when there are too many to mark, and adds a two-leaders row", async () => {
