@@ -65,11 +65,19 @@ export function useSuiteCluster(): SuiteCluster {
       const name = await freshNamespace(get().kubeConfig, prefix, created);
       // A whole cluster's kube-controller-manager (kind, kubeconfig) publishes kube-root-ca.crt into every new
       // namespace; wait for it so scenarios see it from the start instead of in the middle of a watch.
-      if (get().backend === "kind" || get().backend === "kubeconfig")
-        await rootCaPublished(get().kubeConfig, name);
+      if (isWholeCluster(get())) await rootCaPublished(get().kubeConfig, name);
       return name;
     },
   };
+}
+
+/**
+ * A whole cluster (kind, kubeconfig) runs all of kube-controller-manager: its Job, StatefulSet, DaemonSet,
+ * Deployment, ResourceQuota and volume controllers write status right after a create. The embedded server and
+ * envtest's control plane (garbage collector and namespace controller only) leave what a scenario wrote alone.
+ */
+export function isWholeCluster(cluster: Cluster): boolean {
+  return cluster.backend === "kind" || cluster.backend === "kubeconfig";
 }
 
 /**
