@@ -11,7 +11,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, isWholeCluster, type RawReply, raw, useSuiteCluster } from "./support.js";
+import {
+  crdEstablished,
+  eventually,
+  isWholeCluster,
+  type RawReply,
+  raw,
+  useSuiteCluster,
+} from "./support.js";
 
 const suite = useSuiteCluster();
 const APPLY = "application/apply-patch+yaml";
@@ -516,14 +523,7 @@ describe("server-side apply on a custom resource", () => {
       }),
     );
     expect(created.code).toBe(201);
-    await eventually(
-      async () => {
-        const crd = await crds.readCustomResourceDefinition({ name: crdName });
-        return (crd.status?.conditions ?? []).some((c) => c.type === "Established" && c.status === "True");
-      },
-      20_000,
-      "CRD Established",
-    );
+    await crdEstablished(crds, crdName);
   });
 
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/cluster/index.js";
 import {
   cleanupNamespaces,
+  crdEstablished,
   eventually,
   failure,
   freshNamespace,
@@ -58,14 +59,7 @@ beforeAll(async () => {
       },
     },
   });
-  await eventually(
-    async () => {
-      const crd = await crds.readCustomResourceDefinition({ name: `${plural}.${group}` });
-      return (crd.status?.conditions ?? []).some((c) => c.type === "Established" && c.status === "True");
-    },
-    20_000,
-    "CRD Established",
-  );
+  await crdEstablished(crds, `${plural}.${group}`);
 });
 
 afterAll(async () => {

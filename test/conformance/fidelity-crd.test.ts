@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { request } from "node:https";
 import { ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eventually, useSuiteCluster } from "./support.js";
+import { crdEstablished, eventually, useSuiteCluster } from "./support.js";
 
 const suite = useSuiteCluster();
 // A group of its own per run, so runs against a shared real cluster never collide.
@@ -39,14 +39,7 @@ beforeAll(async () => {
       },
     },
   });
-  await eventually(
-    async () => {
-      const crd = await crds.readCustomResourceDefinition({ name: crdName });
-      return (crd.status?.conditions ?? []).some((c) => c.type === "Established" && c.status === "True");
-    },
-    20_000,
-    "CRD Established",
-  );
+  await crdEstablished(crds, crdName);
   return async () => {
     await crds.deleteCustomResourceDefinition({ name: crdName }).catch(() => undefined);
   };

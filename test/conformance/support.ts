@@ -6,7 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { request } from "node:https";
-import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, Watch } from "@kubernetes/client-node";
+import {
+  type ApiextensionsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+} from "@kubernetes/client-node";
 import { afterAll, beforeAll } from "vitest";
 import { type Cluster, startCluster } from "../../src/cluster/index.js";
 
@@ -193,6 +200,21 @@ export async function eventually(
     if (Date.now() > deadline) throw new Error(`${what} not reached within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Waits until the CRD `name` is Established (up to 20 s), as envtest's WaitForCRDs does: only then are its
+ * custom resources served on every backend.
+ */
+export function crdEstablished(crds: ApiextensionsV1Api, name: string): Promise<void> {
+  return eventually(
+    async () => {
+      const crd = await crds.readCustomResourceDefinition({ name });
+      return (crd.status?.conditions ?? []).some((c) => c.type === "Established" && c.status === "True");
+    },
+    20_000,
+    "CRD Established",
+  );
 }
 
 /** The embedded server's fault injection, or undefined on backends without instruments. */
