@@ -12,6 +12,7 @@
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
+import { lineSplitter } from "./lines.js";
 
 /** What the benchmark passes to the worker. */
 export interface LoadJob {
@@ -128,18 +129,16 @@ async function watch(job: LoadJob): Promise<LoadResult> {
           },
           (res) => {
             resolve();
-            let buf = "";
+            // Every line of one chunk arrived at the same moment.
+            let now = 0;
+            const split = lineSplitter((line) => {
+              const m = /"sent":"([\d.]+)"/.exec(line);
+              if (m && count < expected) latencies[count++] = now - Number(m[1]);
+            });
             res.setEncoding("utf8");
             res.on("data", (chunk: string) => {
-              const now = performance.timeOrigin + performance.now();
-              buf += chunk;
-              let nl = buf.indexOf("\n");
-              while (nl >= 0) {
-                const m = /"sent":"([\d.]+)"/.exec(buf.slice(0, nl));
-                if (m && count < expected) latencies[count++] = now - Number(m[1]);
-                buf = buf.slice(nl + 1);
-                nl = buf.indexOf("\n");
-              }
+              now = performance.timeOrigin + performance.now();
+              split(chunk);
               if (count >= expected) finish();
             });
             res.on("error", () => {});

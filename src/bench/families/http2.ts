@@ -20,6 +20,7 @@ import http2, { type ClientHttp2Session, type ClientHttp2Stream } from "node:htt
 import { DEFAULT_MAX_STREAMS_PER_CONNECTION } from "../../apiserver/http/transport.js";
 import { xyChart } from "../../viz/xychart.js";
 import { type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
+import { lineSplitter } from "../lines.js";
 import { percentile, sorted, wallMs } from "../measure.js";
 import {
   type BenchContext,
@@ -185,17 +186,8 @@ function h2Watch(session: ClientHttp2Session, host: EmbeddedHost, path: string, 
       else resolve(stream);
     });
     stream.once("error", reject);
-    let buf = "";
     stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => {
-      buf += chunk;
-      let nl = buf.indexOf("\n");
-      while (nl >= 0) {
-        onLine(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        nl = buf.indexOf("\n");
-      }
-    });
+    stream.on("data", lineSplitter(onLine));
   });
 }
 

@@ -4,6 +4,7 @@
  * response whose lines are events. Credentials come from the server's bearer token and CA, as in a kubeconfig.
  */
 import https from "node:https";
+import { lineSplitter } from "../lines.js";
 
 /** Where a server is and how to authenticate. */
 export interface ServerAddress {
@@ -58,17 +59,11 @@ export class CountingClient {
       this.counts.requests++;
       const req = https.get(this.options(path, false), (res) => {
         if (res.statusCode !== 200) return reject(new Error(`WATCH ${path}: HTTP ${res.statusCode}`));
-        let buf = "";
+        const split = lineSplitter(onLine);
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
           this.counts.bytes += Buffer.byteLength(chunk);
-          buf += chunk;
-          let nl = buf.indexOf("\n");
-          while (nl >= 0) {
-            onLine(buf.slice(0, nl));
-            buf = buf.slice(nl + 1);
-            nl = buf.indexOf("\n");
-          }
+          split(chunk);
         });
         res.on("error", () => {});
         resolve(() => req.destroy());
