@@ -28,6 +28,7 @@ import type { ServedResource } from "./registry/served-resource.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
 import { encodeContinue } from "./storage/continue-token.js";
 import { isJsonObject } from "./storage/json.js";
+import { ListBody, type ListItemText } from "./storage/list-body.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
 import { resolveListPosition } from "./storage/list-revision.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
@@ -147,13 +148,12 @@ export class Backend implements ApiBackend {
     });
   }
 
-  /** A LIST response body as JSON, assembled from the stored bytes of each item (the fast path for HTTP). */
-  listJson(rt: ResourceType, namespace: string | undefined, opts: ListOptions): string {
+  /** A LIST response body as UTF-8 JSON, assembled from the stored bytes of each item (the fast path for HTTP). */
+  listJson(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListBody {
     return guard(() => {
       const r = this.readList(rt, namespace, opts);
       const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
-      const items = r.page.versions.map(itemJsonOf(this.served(rt)));
-      return `${envelope.slice(0, -2)}${items.join(",")}]}`;
+      return new ListBody(envelope, r.page.versions.map(itemJsonOf(this.served(rt))));
     });
   }
 
@@ -456,18 +456,21 @@ function present(obj: KubeObject, served: ServedResource): KubeObject {
  * kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list (the list's own type meta
  * says them) but keeps them on custom resources (unstructured items carry their own).
  */
-function itemJsonOf(served: ServedResource): (v: StoredVersion) => string {
+function itemJsonOf(served: ServedResource): (v: StoredVersion) => ListItemText {
   const rt = served.type;
   const builtin = served.crd === undefined;
   const fromStorage = served.fromStorage;
-  if (fromStorage) return (v) => JSON.stringify(listItem(fromStorage(v.object()), builtin));
+  const whole = (json: string): ListItemText => ({ json, start: 0, prefix: "" });
+  if (fromStorage) return (v) => whole(JSON.stringify(listItem(fromStorage(v.object()), builtin)));
   const apiVersion = apiVersionOf(rt);
   // Stored JSON always starts with apiVersion then kind (decodeBody puts them first), so the common case needs
-  // no parse: keep it as is, or cut the type meta off.
+  // no parse: keep it as is, or cut the type meta off (and put back the opening brace).
   const typeMeta = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(rt.kind)},`;
   return (v) => {
-    if (v.json.startsWith(typeMeta)) return builtin ? `{${v.json.slice(typeMeta.length)}` : v.json;
-    return JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin));
+    if (v.json.startsWith(typeMeta)) {
+      return builtin ? { json: v.json, start: typeMeta.length, prefix: "{" } : whole(v.json);
+    }
+    return whole(JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin)));
   };
 }
 

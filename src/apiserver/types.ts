@@ -5,6 +5,7 @@
  * kube-apiserver between `pkg/endpoints` (handlers) and `pkg/registry/generic/registry.Store` (semantics).
  */
 import type { KubeObject, ObjectList } from "../apimachinery/object.js";
+import type { ListBody } from "./storage/list-body.js";
 
 /** A list response (`metav1.ListMeta` plus items). */
 export interface KubeList extends ObjectList<KubeObject> {
@@ -179,10 +180,10 @@ export interface ApiBackend {
   /** Drops all watch history up to now, so any resume from an older resourceVersion gets 410 (teaching fault). */
   compactHistory(): void;
   /**
-   * Optional fast path: the whole LIST response body as JSON, built from each item's stored bytes (same
+   * Optional fast path: the whole LIST response body as UTF-8 JSON, built from each item's stored bytes (same
    * semantics and errors as `list`).
    */
-  listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): string;
+  listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListBody;
   /**
    * Optional: a GET (`name` set) or LIST answered as a `meta.k8s.io/v1` Table, for clients that ask with
    * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (kubectl get). `includeObject` is the query parameter

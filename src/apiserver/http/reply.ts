@@ -6,9 +6,10 @@
 
 import type { StatusError } from "../../apimachinery/errors.js";
 import { responseError } from "../errors.js";
+import { ListBody } from "../storage/list-body.js";
 import { type ApiResponse, isHttp2Response } from "./transport.js";
 
-/** Bodies shorter than this (in UTF-16 units) are written as strings, longer ones as a Buffer. */
+/** Bodies shorter than this (UTF-16 units, or bytes of a list) are written in one piece with the headers. */
 const SMALL_BODY = 64 * 1024;
 
 /** One response in progress: what was sent, for the request log and metrics. */
@@ -33,14 +34,34 @@ export class Reply {
     return this.res.headersSent;
   }
 
-  /** Sends a JSON body (`body` may be pre-serialized) and ends the response. */
+  /**
+   * Sends a JSON body and ends the response. `body` may be pre-serialized: a string, or a {@link ListBody}
+   * (a LIST assembled from stored items), whose chunks are written as they are filled.
+   */
   json(code: number, body: unknown): void {
+    if (body instanceof ListBody) {
+      this.sendHead(code, body.byteLength);
+      if (this.res.destroyed) return;
+      // A small list goes out in one write with its headers; a large one chunk by chunk as each is filled.
+      if (body.byteLength < SMALL_BODY) {
+        this.res.end(body.toBuffer());
+        return;
+      }
+      const res = this.res;
+      for (const chunk of body.chunks()) isHttp2Response(res) ? res.write(chunk) : res.write(chunk);
+      this.res.end();
+      return;
+    }
     const text = typeof body === "string" ? body : JSON.stringify(body);
     // Small bodies go out as a string: node then sends headers and body in one write (one TLS record). Large
-    // ones (LISTs) as one Buffer, which measured faster than handing node a 12 MB string.
-    const small = text.length < SMALL_BODY;
-    const payload = small ? text : Buffer.from(text, "utf8");
-    const length = small ? Buffer.byteLength(text, "utf8") : (payload as Buffer).length;
+    // ones as one Buffer, which measured faster than handing node a 12 MB string.
+    const payload = text.length < SMALL_BODY ? text : Buffer.from(text, "utf8");
+    this.sendHead(code, typeof payload === "string" ? Buffer.byteLength(payload, "utf8") : payload.length);
+    if (this.res.destroyed) return;
+    this.res.end(payload);
+  }
+
+  private sendHead(code: number, length: number): void {
     this.code = code;
     this.bytes += length;
     if (this.res.destroyed) return;
@@ -50,7 +71,6 @@ export class Reply {
       "Cache-Control": "no-cache, private",
       ...(this.warningTexts.length > 0 ? { Warning: this.warningTexts.map(warningValue) } : {}),
     });
-    this.res.end(payload);
   }
 
   /** Sends any error as a `Status` body with its code (unknown errors become 500 InternalError). */

@@ -35,7 +35,7 @@ describe("backend: create/get/list/update/delete", () => {
   it("listJson renders the same list as list()", () => {
     const { backend, cm } = setup();
     for (const n of ["b", "a"]) backend.create(cm, "default", configMap(n, { x: n }));
-    const json = JSON.parse(backend.listJson(cm, "default", { limit: 1 }));
+    const json = JSON.parse(backend.listJson(cm, "default", { limit: 1 }).toString());
     expect(json).toEqual(JSON.parse(JSON.stringify(backend.list(cm, "default", { limit: 1 }))));
     expect(json.items).toHaveLength(1);
   });
