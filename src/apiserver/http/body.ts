@@ -133,13 +133,40 @@ export function parseJson(body: Buffer, kind?: string): unknown {
  */
 export function parseObjectBody(body: Buffer, kind: string): { value: unknown; duplicates: string[] } {
   const value = parseJson(body, kind);
+  const text = body.toString("utf8");
+  if (!mayRepeatKeys(text, value)) return { value, duplicates: [] };
   try {
-    const scanned = parseJsonReportingDuplicates(body.toString("utf8"));
+    const scanned = parseJsonReportingDuplicates(text);
     if (scanned.duplicates.length > 0) return scanned;
   } catch {
     // Nested too deep to scan for duplicates: JSON.parse's value stands (validation bounds the depth).
   }
   return { value, duplicates: [] };
+}
+
+/**
+ * False when the text provably repeats no key, so the slower duplicate-reporting scan can be skipped (most
+ * bodies). Every key in the text is followed by one `:`, so the text has at least as many colons as keys, and
+ * at least as many keys as the parsed value (a repeated key collapses into one): as many colons as parsed keys
+ * means no key was repeated. A colon inside a string (an image tag, a URL) only sends the body to the scan.
+ */
+export function mayRepeatKeys(text: string, parsed: unknown): boolean {
+  let colons = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) colons++;
+  return colons !== countKeys(parsed);
+}
+
+function countKeys(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += countKeys(v);
+    return n;
+  }
+  for (const k in value) {
+    if (Object.hasOwn(value, k)) n += 1 + countKeys((value as Record<string, unknown>)[k]);
+  }
+  return n;
 }
 
 /** Parses an apply-patch body: JSON first (what kubectl and client-node send), then YAML. */

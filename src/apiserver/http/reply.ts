@@ -7,6 +7,7 @@
 import type { StatusError } from "../../apimachinery/errors.js";
 import { responseError } from "../errors.js";
 import { ListBody } from "../storage/list-body.js";
+import { storedJsonOf } from "../storage/stored-version.js";
 import { type ApiResponse, isHttp2Response } from "./transport.js";
 
 /** Bodies shorter than this (UTF-16 units, or bytes of a list) are written in one piece with the headers. */
@@ -52,7 +53,11 @@ export class Reply {
       this.res.end();
       return;
     }
-    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const text =
+      typeof body === "string"
+        ? body
+        : ((typeof body === "object" && body !== null ? storedJsonOf(body) : undefined) ??
+          JSON.stringify(body));
     // Small bodies go out as a string: node then sends headers and body in one write (one TLS record). Large
     // ones as one Buffer, which measured faster than handing node a 12 MB string.
     const payload = text.length < SMALL_BODY ? text : Buffer.from(text, "utf8");

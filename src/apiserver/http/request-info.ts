@@ -52,7 +52,7 @@ function splitPath(path: string): string[] {
     if (raw === "") continue;
     let part: string;
     try {
-      part = decodeURIComponent(raw);
+      part = raw.includes("%") ? decodeURIComponent(raw) : raw;
     } catch {
       throw badRequest(`invalid path segment encoding: ${JSON.stringify(raw)}`);
     }

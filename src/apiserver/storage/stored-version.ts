@@ -1,6 +1,18 @@
 import type { KubeObject } from "../../apimachinery/object.js";
 import { deepFreeze } from "./json.js";
 
+/** The JSON each live parsed object of a stored version was written as (see {@link storedJsonOf}). */
+const jsonOfObject = new WeakMap<object, string>();
+
+/**
+ * The exact JSON text of `obj` when it is a stored version's frozen object, so a response can send the stored
+ * bytes instead of serializing the object again (undefined for any other object). Frozen means the text can
+ * never go stale.
+ */
+export function storedJsonOf(obj: object): string | undefined {
+  return jsonOfObject.get(obj);
+}
+
 /**
  * One version of one key in the MVCC store: the bytes (a JSON string, like etcd's value) plus the revision
  * that wrote it. A tombstone (`deleted`) records the revision of a delete and the object's last state stamped
@@ -27,6 +39,7 @@ export class StoredVersion {
     parsed?: KubeObject,
   ) {
     const obj = parsed ?? this.parse();
+    jsonOfObject.set(obj, json);
     this.cache = new WeakRef(obj);
     this.labels = obj.metadata?.labels;
   }
@@ -46,6 +59,8 @@ export class StoredVersion {
   }
 
   private parse(): KubeObject {
-    return deepFreeze(JSON.parse(this.json) as KubeObject);
+    const obj = deepFreeze(JSON.parse(this.json) as KubeObject);
+    jsonOfObject.set(obj, this.json);
+    return obj;
   }
 }
