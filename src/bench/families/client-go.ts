@@ -8,7 +8,7 @@
  */
 import { xyChart } from "../../viz/xychart.js";
 import { type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
-import { median } from "../measure.js";
+import { collectGarbage, median } from "../measure.js";
 import { type ClientGoPeer, runClientGoPeer } from "../peers/client-go.js";
 import {
   type BenchContext,
@@ -51,6 +51,7 @@ const TINY: Sizes = { objects: [100, 300], runs: 1, updates: 200, memoryAt: 300,
 async function timed(n: number, runs: number, sync: () => Promise<SyncedInformer>): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
+    collectGarbage(); // the caches of the runs before are garbage: not this run's collections to pay for
     const s = await sync();
     times.push(s.ms);
     await s.stop();
