@@ -126,8 +126,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       for (const c of live) c.controller.abort();
       await Promise.all(live.map((c) => c.done));
     }
-    const crashBound = LEASE.leaseDuration + LEASE.retryPeriod * (1 + JITTER_FACTOR);
-    const releaseBound = LEASE.retryPeriod * (1 + JITTER_FACTOR);
+    // Rounded to the millisecond: 200 x 2.2 is 440.00000000000006 in floating point.
+    const crashBound = Math.round(LEASE.leaseDuration + LEASE.retryPeriod * (1 + JITTER_FACTOR));
+    const releaseBound = Math.round(LEASE.retryPeriod * (1 + JITTER_FACTOR));
     const doubled = overlaps(everyone);
     const figure = (kind: "crash" | "release", bound: number): BenchFigure[] => {
       const s = sorted(failovers[kind]);
