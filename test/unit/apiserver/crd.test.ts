@@ -221,7 +221,9 @@ describe("CustomResourceDefinitions", () => {
     const v2 = backend.findResource("example.com", "v2", "widgets")!;
     backend.create(v1, "default", { metadata: { name: "w" } });
     expect(backend.get(v2, "default", "w").apiVersion).toBe("example.com/v2");
-    expect(JSON.parse(backend.listJson(v2, "default", {}).toString()).items[0].apiVersion).toBe("example.com/v2");
+    expect(JSON.parse(backend.listJson(v2, "default", {}).toString()).items[0].apiVersion).toBe(
+      "example.com/v2",
+    );
     const sink = recorder();
     backend.watch(v2, "default", { resourceVersion: "0" }, sink);
     expect(sink.events[0]!.object.apiVersion).toBe("example.com/v2");
