@@ -111,7 +111,10 @@ function tooLargeError(limit: number) {
  * never touches prototypes).
  */
 export function parseJson(body: Buffer, kind?: string): unknown {
-  const text = body.toString("utf8");
+  return parseJsonText(body.toString("utf8"), kind);
+}
+
+function parseJsonText(text: string, kind?: string): unknown {
   if (text.trim() === "") throw badRequest("the request body is empty; an object is required");
   try {
     return JSON.parse(text);
@@ -132,8 +135,8 @@ export function parseJson(body: Buffer, kind?: string): unknown {
  * decoding's `duplicate field`); an object repeated under one key is merged, as Go decodes it.
  */
 export function parseObjectBody(body: Buffer, kind: string): { value: unknown; duplicates: string[] } {
-  const value = parseJson(body, kind);
   const text = body.toString("utf8");
+  const value = parseJsonText(text, kind);
   if (!mayRepeatKeys(text, value)) return { value, duplicates: [] };
   try {
     const scanned = parseJsonReportingDuplicates(text);

@@ -40,17 +40,16 @@ export class Reply {
    * (a LIST assembled from stored items), whose chunks are written as they are filled.
    */
   json(code: number, body: unknown): void {
+    const res = this.res;
     if (body instanceof ListBody) {
-      this.sendHead(code, body.byteLength);
-      if (this.res.destroyed) return;
+      if (!this.sendHead(code, body.byteLength)) return;
       // A small list goes out in one write with its headers; a large one chunk by chunk as each is filled.
       if (body.byteLength < SMALL_BODY) {
-        this.res.end(body.toBuffer());
+        res.end(body.toBuffer());
         return;
       }
-      const res = this.res;
       for (const chunk of body.chunks()) isHttp2Response(res) ? res.write(chunk) : res.write(chunk);
-      this.res.end();
+      res.end();
       return;
     }
     const text =
@@ -61,21 +60,22 @@ export class Reply {
     // Small bodies go out as a string: node then sends headers and body in one write (one TLS record). Large
     // ones as one Buffer, which measured faster than handing node a 12 MB string.
     const payload = text.length < SMALL_BODY ? text : Buffer.from(text, "utf8");
-    this.sendHead(code, typeof payload === "string" ? Buffer.byteLength(payload, "utf8") : payload.length);
-    if (this.res.destroyed) return;
-    this.res.end(payload);
+    const length = typeof payload === "string" ? Buffer.byteLength(payload, "utf8") : payload.length;
+    if (this.sendHead(code, length)) res.end(payload);
   }
 
-  private sendHead(code: number, length: number): void {
+  /** Records the code and length and writes the headers; false when the response is already destroyed. */
+  private sendHead(code: number, length: number): boolean {
     this.code = code;
     this.bytes += length;
-    if (this.res.destroyed) return;
+    if (this.res.destroyed) return false;
     this.res.writeHead(code, {
       "Content-Type": "application/json",
       "Content-Length": length,
       "Cache-Control": "no-cache, private",
       ...(this.warningTexts.length > 0 ? { Warning: this.warningTexts.map(warningValue) } : {}),
     });
+    return true;
   }
 
   /** Sends any error as a `Status` body with its code (unknown errors become 500 InternalError). */

@@ -29,6 +29,7 @@ export class ListBody {
   /** Total bytes of the body. */
   readonly byteLength: number;
   private readonly head: string;
+  private readonly headBytes: number;
   private readonly texts: string[];
   private readonly prefixes: string[];
   /** Bytes of each item: prefix, text and the comma before it (none before the first). */
@@ -44,13 +45,14 @@ export class ListBody {
     this.texts = new Array<string>(items.length);
     this.prefixes = new Array<string>(items.length);
     this.sizes = new Array<number>(items.length);
-    let total = Buffer.byteLength(this.head) + 2;
+    this.headBytes = Buffer.byteLength(this.head);
+    let total = this.headBytes + 2;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as ListItemText;
       const text = item.start === 0 ? item.json : item.json.slice(item.start);
       this.texts[i] = text;
       this.prefixes[i] = item.prefix;
-      const size = (i > 0 ? 1 : 0) + item.prefix.length + Buffer.byteLength(text);
+      const size = (i > 0 ? 1 : 0) + Buffer.byteLength(item.prefix) + Buffer.byteLength(text);
       this.sizes[i] = size;
       total += size;
     }
@@ -59,9 +61,8 @@ export class ListBody {
 
   /** The bytes in chunks of about `chunkBytes` (an item is never split; one larger item makes a larger chunk). */
   *chunks(chunkBytes = LIST_CHUNK_BYTES): Generator<Buffer> {
-    const headBytes = Buffer.byteLength(this.head);
     let first = 0;
-    let size = headBytes;
+    let size = this.headBytes;
     let written = 0;
     for (let i = 0; i <= this.texts.length; i++) {
       const last = i === this.texts.length;

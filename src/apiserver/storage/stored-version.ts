@@ -38,9 +38,7 @@ export class StoredVersion {
     readonly deleted: boolean,
     parsed?: KubeObject,
   ) {
-    const obj = parsed ?? this.parse();
-    jsonOfObject.set(obj, json);
-    this.cache = new WeakRef(obj);
+    const obj = this.hold(parsed ?? this.parse());
     this.labels = obj.metadata?.labels;
   }
 
@@ -51,16 +49,17 @@ export class StoredVersion {
 
   /** The frozen object: the cached one while it is alive, else freshly parsed from `json`. */
   object(): KubeObject {
-    const cached = this.cache?.deref();
-    if (cached) return cached;
-    const obj = this.parse();
+    return this.cache?.deref() ?? this.hold(this.parse());
+  }
+
+  /** Caches `obj` as this version's object (weakly) and records `json` as its text for {@link storedJsonOf}. */
+  private hold(obj: KubeObject): KubeObject {
+    jsonOfObject.set(obj, this.json);
     this.cache = new WeakRef(obj);
     return obj;
   }
 
   private parse(): KubeObject {
-    const obj = deepFreeze(JSON.parse(this.json) as KubeObject);
-    jsonOfObject.set(obj, this.json);
-    return obj;
+    return deepFreeze(JSON.parse(this.json) as KubeObject);
   }
 }
