@@ -130,7 +130,7 @@ async function measure(
   sizes: Sizes,
   log: (l: string) => void,
 ): Promise<BackendFigures> {
-  const backend = contender.label;
+  const label = contender.label;
   // The last start is the cluster the load runs against.
   const starts: number[] = [];
   let cluster: Cluster | undefined;
@@ -142,10 +142,10 @@ async function measure(
     else cluster = c;
   }
   if (!cluster) throw new Error("no start");
-  log(`  ${backend}: started in ${median(starts).toFixed(0)} ms; load...`);
+  log(`  ${label}: started in ${median(starts).toFixed(0)} ms; load...`);
   try {
     const address = serverAddressOf(cluster.kubeConfig);
-    if (typeof address === "string") throw new Error(`${backend}: ${address}`);
+    if (typeof address === "string") throw new Error(`${label}: ${address}`);
     await ensureNamespace(address, "bench-creates");
     await ensureNamespace(address, "bench-list");
     await ensureNamespace(address, "bench-watch");

@@ -8,7 +8,7 @@
  */
 import { xyChart } from "../../viz/xychart.js";
 import { type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
-import { collectGarbage, median } from "../measure.js";
+import { median } from "../measure.js";
 import { type ClientGoPeer, runClientGoPeer } from "../peers/client-go.js";
 import {
   type BenchContext,
@@ -25,6 +25,7 @@ import {
   type SyncedInformer,
   syncClientGo,
   syncClientNode,
+  syncOnCollectedHeap,
   syncOurs,
 } from "./informers.js";
 import { bestOf, burstBeforeWorker, burstWhileProcessing, queueCycles } from "./workqueue-cycles.js";
@@ -48,15 +49,10 @@ const FULL: Sizes = {
 };
 const TINY: Sizes = { objects: [100, 300], runs: 1, updates: 200, memoryAt: 300, cycles: 20_000 };
 
-async function timed(n: number, runs: number, sync: () => Promise<SyncedInformer>): Promise<number[]> {
+/** `runs` sync times, each on a collected heap. */
+async function timed(runs: number, sync: () => Promise<SyncedInformer>): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    collectGarbage(); // the caches of the runs before are garbage: not this run's collections to pay for
-    const s = await sync();
-    times.push(s.ms);
-    await s.stop();
-  }
-  void n;
+  for (let i = 0; i < runs; i++) times.push(await syncOnCollectedHeap(sync));
   return times;
 }
 
@@ -70,8 +66,8 @@ async function syncFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer 
     await host.fill(ns, n);
     await host.heapUsed(); // the fill's garbage is collected in the server before anyone is timed
     await (await syncOurs(kc, ns, n)).stop(); // warm-up: JIT, TLS session
-    const ours = await timed(n, sizes.runs, () => syncOurs(kc, ns, n));
-    const node = await timed(n, sizes.runs, () => syncClientNode(kc, ns, n));
+    const ours = await timed(sizes.runs, () => syncOurs(kc, ns, n));
+    const node = await timed(sizes.runs, () => syncClientNode(kc, ns, n));
     const row: Array<[Impl, number]> = [
       ["ours", median(ours)],
       ["client-node", median(node)],
