@@ -103,6 +103,43 @@ filtered by label. Section 5's drift step defaces one child and deletes another,
     ],
   },
   {
+    id: "10-status-older-than-drift",
+    notebook,
+    section: "5. A day in its life",
+    topic: "operators",
+    difficulty: "intermediate",
+    question:
+      "A test deletes one of the operator's children, then waits for the StaticSite to be Ready with observedGeneration equal to generation. It passes at once, before the child is back. Why, and what should it wait for?",
+    answer: `Deleting a child does not touch the site's spec, so its **generation does not move**. The status the operator
+wrote before the deletion still has \`observedGeneration == generation\` and still says \`Ready=True\`: it is a true
+statement about the world as it was. Until the child's delete event reaches the operator and a reconcile writes
+a new status, every reader sees the old one; \`kubectl wait --for=condition=Ready\` returns at once.
+
+observedGeneration only says which **spec** a status describes, not how recent the observation is. After a change
+outside the spec, wait for a status written after the change (the object's resourceVersion moved past the one you
+read before it) that says Ready again, or wait on the thing itself (the children). Section 5's drift step reads the
+site right after the drift and waits for a newer resourceVersion; on a busy machine the old wait read the stale
+\`Ready=True\` between the repair of the children and the status write that followed, and failed.`,
+    keyPoints: [
+      {
+        point: "the spec did not change, so generation did not move",
+        terms: ["generation", "spec did not", "spec is unchanged", "not the spec"],
+      },
+      {
+        point: "the old status still says Ready: it is stale, not wrong",
+        terms: ["stale", "old status", "before the", "still says"],
+      },
+      {
+        point: "observedGeneration tells which spec, not how fresh",
+        terms: ["which spec", "fresh", "recent", "observedgeneration"],
+      },
+      {
+        point: "wait for a status written after the change (resourceVersion) or on the children",
+        terms: ["resourceversion", "written after", "newer", "children"],
+      },
+    ],
+  },
+  {
     id: "10-status-from-observation",
     notebook,
     section: "1. Assemble the operator",
