@@ -1,7 +1,7 @@
 /** Test helpers: talk to an EmbeddedApiServer over HTTP/2 with node:http2 (no client library). */
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from "node:http2";
 import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
-import type { RawRequest, RawResponse } from "./helpers.js";
+import { jsonOrUndefined, type RawRequest, type RawResponse } from "./helpers.js";
 
 /**
  * Opens one HTTP/2 session (ALPN `h2`) and waits for the server's SETTINGS; the caller closes it. `goWindows`
@@ -47,14 +47,8 @@ export function h2Request(
     stream.on("data", (c: Buffer) => chunks.push(c));
     stream.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
       const { ":status": status, ...rest } = headers;
-      resolve({ status: Number(status ?? 0), headers: rest, text, json });
+      resolve({ status: Number(status ?? 0), headers: rest, text, json: jsonOrUndefined(text) });
     });
     stream.on("error", reject);
     if (r.body !== undefined) {

@@ -50,6 +50,15 @@ export async function startServer(
   return server;
 }
 
+/** A response body parsed as JSON, or undefined when it is not JSON (a Status is; a plain-text error is not). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function request(
   server: EmbeddedApiServer,
   method: string,
@@ -69,13 +78,7 @@ export function request(
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: jsonOrUndefined(text) });
         });
         res.on("error", reject);
       },
