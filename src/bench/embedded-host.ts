@@ -7,7 +7,8 @@
  * - `update` rewrites `count` of them as fast as the backend takes writes, yielding every 100 (a burst of
  *   watch events), and answers the wall-clock start and end in milliseconds;
  * - `churn` rewrites one of `objects` ConfigMaps round-robin `perSecond` times a second for `durationMs`, each
- *   carrying its wall-clock write time in `data.sent` (what watchers and pollers measure their delay against);
+ *   carrying its wall-clock write time in `data.sent` (what watchers and pollers measure their delay against):
+ *   at most {@link churnWrites} writes, fewer when the host falls behind its schedule;
  * - `heap` collects garbage and answers the host's V8 heap in use;
  * - `stop` stops the server and exits.
  * {@link startEmbeddedHost} is the parent's side.
@@ -48,6 +49,17 @@ export interface EmbeddedHost extends HostReady {
 }
 
 const wallMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * How many writes a churn of `perSecond` for `durationMs` makes when it keeps up: the writes due strictly inside
+ * the window (the first at 0 ms). Counted, not timed: a timer may fire a millisecond before
+ * `performance.now()` says it is due, and a time check alone then let one write more through (a 0.5 s churn at
+ * 20/s made 11, and 20 watchers expecting 200 events read as 90.9% delivered).
+ */
+export function churnWrites(perSecond: number, durationMs: number): number {
+  if (!(perSecond > 0) || !(durationMs >= 0)) throw new RangeError(`bad churn: ${perSecond}/s for ${durationMs} ms`);
+  return Math.max(0, Math.ceil((perSecond * durationMs) / 1000 - 1e-9));
+}
 
 /**
  * Starts the host process (this module, forked) and resolves once its server listens. With
@@ -142,12 +154,13 @@ async function serve(): Promise<void> {
     },
     churn: async (r: Extract<HostRequest, { op: "churn" }>) => {
       const start = performance.now();
+      const planned = churnWrites(r.perSecond, r.durationMs);
       let writes = 0;
-      while (performance.now() - start < r.durationMs) {
+      while (writes < planned) {
         const due = start + (writes * 1000) / r.perSecond;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((res) => setTimeout(res, wait));
-        if (performance.now() - start >= r.durationMs) break;
+        if (performance.now() - start >= r.durationMs) break; // behind schedule: the window is over
         const name = `cm-${writes % r.objects}`;
         const current = backend.get(configMaps, r.namespace, name) as { data?: Record<string, string> };
         const data = { ...current.data, sent: wallMs().toFixed(3) };

@@ -7,7 +7,7 @@
  */
 import { xyChart } from "../../viz/xychart.js";
 import { runLoad } from "../apiserver.js";
-import { type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
+import { churnWrites, type EmbeddedHost, startEmbeddedHost } from "../embedded-host.js";
 import { log10, logLogSlope } from "../measure.js";
 import { type BenchContext, type BenchFigure, type Benchmark, type BenchResult, judged } from "../types.js";
 import {
@@ -57,7 +57,7 @@ async function fanOutAt(
   const namespace = `fan-out-${perSecond}`;
   await host.fill(namespace, 100);
   let churn: Promise<number> = Promise.resolve(0);
-  const writes = Math.round(perSecond * seconds);
+  const writes = churnWrites(perSecond, seconds * 1000);
   const r = await runLoad(
     host,
     { job: "watch", namespace, watchers, expected: writes * watchers },
