@@ -57,7 +57,8 @@ const wallMs = () => performance.timeOrigin + performance.now();
  * 20/s made 11, and 20 watchers expecting 200 events read as 90.9% delivered).
  */
 export function churnWrites(perSecond: number, durationMs: number): number {
-  if (!(perSecond > 0) || !(durationMs >= 0)) throw new RangeError(`bad churn: ${perSecond}/s for ${durationMs} ms`);
+  if (!(perSecond > 0) || !(durationMs >= 0))
+    throw new RangeError(`bad churn: ${perSecond}/s for ${durationMs} ms`);
   return Math.max(0, Math.ceil((perSecond * durationMs) / 1000 - 1e-9));
 }
 
