@@ -18,10 +18,11 @@ describe.skipIf(!existsSync(built))("the benchmark host's churn", () => {
     try {
       await host.fill("churn", 5);
       const made: number[] = [];
-      for (let i = 0; i < 6; i++) made.push(await host.churn("churn", 5, 200, 300));
-      expect(Math.max(...made)).toBeLessThanOrEqual(churnWrites(200, 300));
-      // Fewer only when the host falls behind; on any machine most runs keep up.
-      expect(made.filter((n) => n === churnWrites(200, 300)).length).toBeGreaterThanOrEqual(3);
+      // 20/s for 0.5 s: the last write is due at 450 ms, 50 ms inside the window, so a busy host still makes it.
+      for (let i = 0; i < 6; i++) made.push(await host.churn("churn", 5, 20, 500));
+      expect(Math.max(...made)).toBeLessThanOrEqual(churnWrites(20, 500));
+      // Fewer only when the host falls behind by 50 ms; most runs keep up.
+      expect(made.filter((n) => n === churnWrites(20, 500)).length).toBeGreaterThanOrEqual(3);
     } finally {
       await host.stop();
     }
