@@ -1,6 +1,6 @@
 /**
  * The benchmark contract. Each family is one module under `src/bench/` exporting a {@link Benchmark};
- * `workbook bench` runs them in one process, side by side with their peers, and writes every figure, chart and
+ * `workbook bench` runs each in a fresh process (src/bench/family-process.ts), side by side with its peers, and writes every figure, chart and
  * missing peer to `bench-results/latest.{json,md}`. Absolute times on a shared machine are noisy, so every
  * figure that matters carries a ratio to a peer measured in the same run.
  */

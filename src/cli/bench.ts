@@ -1,6 +1,7 @@
 /**
  * `workbook bench`: runs the benchmark families side by side with their peers (client-go, client-node, envtest,
- * kind, a bare HTTPS handler) and writes `bench-results/latest.{json,md}` plus a short console summary.
+ * kind, a bare HTTPS handler), each family in a fresh process, and writes `bench-results/latest.{json,md}` plus a
+ * short console summary.
  * `--tiny` runs every family once at sizes that take seconds (what `npm test` does so the harness cannot rot);
  * its numbers mean nothing.
  */
@@ -8,25 +9,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { findClientGoPeer, type PeerLookup } from "../bench/peers/client-go.js";
+import { runFamilyInFreshProcess } from "../bench/family-process.js";
+import { loadFamilies } from "../bench/registry.js";
 import { type FamilyReport, type RunInfo, renderMarkdown, renderSummary } from "../bench/report.js";
-import type { BenchContext, Benchmark } from "../bench/types.js";
 import { DEFAULT_ENVTEST_VERSION } from "../cluster/envtest/version.js";
-
-/** Every family, loaded lazily, in report order. */
-const families: Array<() => Promise<{ benchmark: Benchmark }>> = [
-  () => import("../bench/families/client-go.js"),
-  () => import("../bench/families/watch-vs-poll.js"),
-  () => import("../bench/families/cache-vs-live.js"),
-  () => import("../bench/families/leader-election.js"),
-  () => import("../bench/families/backends.js"),
-  () => import("../bench/families/scale.js"),
-  () => import("../bench/families/http2.js"),
-  () => import("../bench/apiserver.js"),
-  () => import("../bench/workqueue.js"),
-  () => import("../bench/controller.js"),
-  () => import("../bench/control-plane.js"),
-];
 
 /** `workbook bench [filter] [--tiny] [--out DIR]`. */
 export async function run(args: string[]): Promise<number> {
@@ -36,7 +22,7 @@ export async function run(args: string[]): Promise<number> {
     options: { tiny: { type: "boolean", default: false }, out: { type: "string", default: "bench-results" } },
   });
   const filter = positionals[0];
-  const loaded = await Promise.all(families.map(async (load) => (await load()).benchmark));
+  const loaded = await loadFamilies();
   const chosen = loaded.filter((b) => !filter || b.name.includes(filter));
   if (chosen.length === 0) {
     const names = loaded.map((b) => b.name).join(", ");
@@ -44,26 +30,18 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  let peer: Promise<PeerLookup> | undefined;
-  const ctx: BenchContext = {
-    tiny: values.tiny,
-    log: say,
-    clientGo: () => {
-      peer ??= findClientGoPeer({ build: true, log: say });
-      return peer;
-    },
-  };
   const loadStart = loadavg();
   const reports: FamilyReport[] = [];
+  let clientGoVersion: string | undefined;
   for (const benchmark of chosen) {
     say(`bench: ${benchmark.name}${values.tiny ? " (tiny)" : ""}...`);
     const started = performance.now();
-    try {
-      const result = await benchmark.run(ctx);
-      reports.push({ family: benchmark.name, title: benchmark.title, seconds: 0, ...result });
-    } catch (err) {
-      const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      say(`bench: ${benchmark.name} failed: ${error}`);
+    const outcome = await runFamilyInFreshProcess(loaded.indexOf(benchmark), values.tiny);
+    clientGoVersion = outcome.clientGoVersion ?? clientGoVersion;
+    if (outcome.result) {
+      reports.push({ family: benchmark.name, title: benchmark.title, seconds: 0, ...outcome.result });
+    } else {
+      say(`bench: ${benchmark.name} failed: ${outcome.error}`);
       reports.push({
         family: benchmark.name,
         title: benchmark.title,
@@ -71,12 +49,11 @@ export async function run(args: string[]): Promise<number> {
         figures: [],
         charts: [],
         missing: [],
-        error,
+        error: outcome.error,
       });
     }
     (reports.at(-1) as FamilyReport).seconds = (performance.now() - started) / 1000;
   }
-  const lookup = peer ? await peer : undefined;
   const info: RunInfo = {
     date: new Date().toISOString(),
     node: process.version,
@@ -88,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
     versions: {
       "@kubernetes/client-node": "1.4.0",
       "envtest kube-apiserver": DEFAULT_ENVTEST_VERSION,
-      ...(lookup?.peer ? { "client-go": lookup.peer.clientGoVersion } : {}),
+      ...(clientGoVersion ? { "client-go": clientGoVersion } : {}),
     },
   };
   await mkdir(values.out, { recursive: true });
