@@ -81,7 +81,9 @@ export class ResumingWatcher<T extends MetaObject = MetaObject> {
   }
 
   private async list(signal: AbortSignal): Promise<void> {
-    // "": the most recent state. A relist after 410 must not ask for the version that just expired.
+    // "": the most recent state, simple and safe. client-go relists at its last synced version instead ("not
+    // older than N" needs no history, so the watch's 410 does not refuse it) and falls back to "" only if that
+    // LIST is refused too.
     const list = await this.source.list({ resourceVersion: "", signal });
     if (signal.aborted) return;
     this.lastRV = list.metadata.resourceVersion ?? "";

@@ -7,8 +7,8 @@
  *   (notebooks 04 and 08);
  * - the level-triggered reconcile of `reconcile.ts`, with owner references, a finalizer for the bucket, status
  *   conditions and Events (notebooks 05 to 08);
- * - leader election over a Lease: the caches stay warm on every replica, but only the leader runs the
- *   controller (notebook 09).
+ * - leader election over a Lease: the caches stay warm on every replica (our choice: controller-runtime's
+ *   standbys are cold by default), but only the leader runs the controller (notebook 09).
  */
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import {

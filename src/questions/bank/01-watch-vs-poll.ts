@@ -71,9 +71,10 @@ Section 3's watcher does exactly this: one LIST, remember its resourceVersion, W
     difficulty: "intermediate",
     question:
       "The watcher opens its WATCH with the LIST's resourceVersion. What goes wrong if it uses no resourceVersion, or the newest item's?",
-    answer: `With **no resourceVersion** the watch starts "now": every change between the LIST and the moment the watch opens
-is lost, and the server first sends the whole current state again as ADDED events, so the client processes
-everything twice. With the **newest item's resourceVersion** the watch starts too early: the list was read at a
+    answer: `With **no resourceVersion** the server first sends the whole current state as synthetic ADDED events, then the
+changes from "now". The client ends up with the current state, processed twice, but what happened between the LIST
+and the moment the watch opened is lost: the intermediate versions and, above all, the deletions (an object deleted
+in that gap is simply absent from the ADDED burst, and no DELETED ever comes). With the **newest item's resourceVersion** the watch starts too early: the list was read at a
 later version than its newest item changed (a deletion, for one, leaves no item behind), so the changes in between,
 already in the list, are replayed and seen twice.
 
@@ -81,8 +82,9 @@ The list's own resourceVersion is the one version that means "everything up to h
 watcher keeps it in \`lastResourceVersion\`, and then the version of each event it handles.`,
     keyPoints: [
       {
-        point: "no resourceVersion: starts now, misses the gap, replays everything as ADDED",
-        terms: ["now", "gap", "added", "miss"],
+        point:
+          "no resourceVersion: synthetic ADDED of the current state; the gap's deletions and versions are lost",
+        terms: ["synthetic", "gap", "added", "deletion"],
       },
       {
         point: "the list's resourceVersion marks exactly what the list contains",
@@ -189,9 +191,11 @@ relists of many controllers at once are what hurts an API server.`,
     topic: "watch",
     difficulty: "intermediate",
     question: "A watch sends few bytes. What does it cost the API server instead?",
-    answer: `An **open connection per watch**, held for minutes (kube-apiserver ends each after a timeout of several minutes
-and the client reopens it), with a goroutine and a buffer per watcher, and the work of **fanning out** every change
-to every interested watcher. kube-apiserver keeps a watch cache per resource so that each change is read from etcd
+    answer: `A **long-running request per watch**, held for minutes (kube-apiserver ends each after a timeout of several
+minutes and the client reopens it), with a goroutine and a buffer per watcher, and the work of **fanning out** every
+change to every interested watcher. Over HTTP/2, which client-go speaks to kube-apiserver, a watch is one stream on a
+connection shared with the client's other requests, not a connection of its own; over HTTP/1.1 (client-node) each
+watch does hold its own connection. kube-apiserver keeps a watch cache per resource so that each change is read from etcd
 once and serialized once, however many watchers receive it.
 
 The trade-off: memory and connections on the server instead of repeated full reads. That is why one process should
@@ -199,8 +203,8 @@ hold **one** watch per resource and share it among its controllers (notebook 03)
 shows one long-running WATCH next to the poller's many LISTs.`,
     keyPoints: [
       {
-        point: "an open, long-lived connection per watcher",
-        terms: ["connection", "open", "long-lived", "long-running"],
+        point: "a long-running request (an HTTP/2 stream) per watcher",
+        terms: ["long-running", "stream", "open", "long-lived"],
       },
       { point: "fan-out of every change to every watcher", terms: ["fan", "every watcher", "each watcher"] },
       { point: "share one watch per resource per process", terms: ["share", "shared informer", "one watch"] },

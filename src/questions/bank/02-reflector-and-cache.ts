@@ -49,10 +49,10 @@ Section 2 builds one in a few dozen lines and checks its Map against a fresh LIS
 **""**: the most recent state, a consistent read. **A specific value N**: a state at least as new as N (the exact
 semantics depend on \`resourceVersionMatch\`).
 
-client-go's Reflector lists at "0" the first time (cheap, and the watch that follows catches up), at its last
-synced version when it relists after an ordinary error (so it never goes backwards), and at "" when that version
-has expired (410) or is too new for the server. Section 3's reflector does the same; section 5 shows its relist
-after a 410 in its report line.`,
+client-go's Reflector lists at "0" the first time (cheap, and the watch that follows catches up), then at its last
+synced version whenever it relists, after a watch's 410 included (so it never goes backwards, and "not older than N"
+needs none of the expired history), and at "" only when that LIST itself is refused: 410 Expired, or a version too
+new for the server. Section 3's reflector does the same; section 5 shows its relist after a 410 in its report line.`,
     keyPoints: [
       {
         point: '"0": any version, from the cache, may be stale',
@@ -60,8 +60,8 @@ after a 410 in its report line.`,
       },
       { point: '"": most recent, consistent', terms: ['""', "most recent", "consistent", "quorum"] },
       {
-        point: "first list at 0, relist at last synced version, '' after 410",
-        terms: ["first", "last synced", "after 410", "expired"],
+        point: "first list at 0, relist at last synced version, '' only if that LIST is refused",
+        terms: ["first", "last synced", "refused", "fall back"],
       },
     ],
   },
@@ -157,8 +157,10 @@ while the server still has the history (section 5 shows what happens when it doe
 the watch cache's window moved past it (reason \`Expired\`, "too old resource version"). The events in between are
 gone, and a watch cannot be resumed; nothing in them can be recovered event by event.
 
-So the reflector **relists**: a fresh LIST (at resourceVersion "" if its own version is what expired) **replaces**
-the store, then it watches from the new list's version. The cost is a full LIST, which is why resuming is preferred
+So the reflector **relists**: a fresh LIST **replaces** the store, then it watches from the new list's version.
+client-go lists at its last synced resourceVersion even here: a LIST at N means "a state not older than N" and needs
+no history, so it is not refused just because the watch was; only if that LIST is refused too (410, or a version
+too new) does it fall back to resourceVersion "". The cost is a full LIST, which is why resuming is preferred
 and why bookmarks exist. Section 5 forces it with \`faults.compactHistory()\` and shows both reflectors relisting.`,
     keyPoints: [
       {

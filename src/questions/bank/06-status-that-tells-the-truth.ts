@@ -18,7 +18,8 @@ export const status06 = defineQuestions([
     topic: "operators",
     difficulty: "basic",
     question: "What is status.observedGeneration for? How does a reader use it?",
-    answer: `The API server bumps \`metadata.generation\` on every spec change. The controller copies the generation it acted
+    answer: `The API server bumps \`metadata.generation\` on every change of intent (the spec; for a custom resource, anything
+outside \`metadata\` and \`status\`). The controller copies the generation it acted
 on into \`status.observedGeneration\`. A reader compares the two: equal means the status (and its conditions)
 describes the current spec; lower means the controller has not processed the latest spec yet, so even
 \`Ready=True\` may be about the old one. \`kubectl rollout status\` and \`kubectl wait\` do exactly this comparison.
@@ -46,9 +47,10 @@ with the new spec" from "ready with the old spec, new one not looked at". Condit
     topic: "api-basics",
     difficulty: "intermediate",
     question: "Which writes change metadata.generation, and why does a CRD want a /status subresource?",
-    answer: `Only changes to the spec (for custom resources: anything outside \`metadata\` and \`status\`). Label and annotation
-changes, and writes to \`/status\`, leave it alone: section 1's table shows 1, 2, 2, 2, 3 for create, spec, label,
-status, spec.
+    answer: `Changes to the spec (for custom resources: anything outside \`metadata\` and \`status\`), plus one metadata change:
+the first \`deletionTimestamp\` on an object that finalizers hold bumps it too, so controllers notice a deletion has
+started even behind a generation filter. Label and annotation changes, and writes to \`/status\`, leave it alone:
+section 1's table shows 1, 2, 2, 2, 3 for create, spec, label, status, spec.
 
 The \`/status\` subresource splits one object into two write paths: the main endpoint ignores changes to
 \`status\`, and \`/status\` ignores everything but \`status\`. So users (and RBAC) own the spec, the controller owns
@@ -57,8 +59,8 @@ the status, neither can overwrite the other's half by accident, and a status wri
 the generation, which makes observedGeneration useless.`,
     keyPoints: [
       {
-        point: "only spec changes bump generation",
-        terms: ["only spec", "spec change", "not labels", "not status"],
+        point: "spec changes (CRs: anything outside metadata/status) and deletionTimestamp bump generation",
+        terms: ["spec change", "outside metadata", "deletiontimestamp", "not labels", "not status"],
       },
       {
         point: "status subresource separates the write paths",

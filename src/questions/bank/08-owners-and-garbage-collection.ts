@@ -75,9 +75,11 @@ dependent with \`blockOwnerDeletion: true\` is left; then the owner goes. Meanwh
 and \`kubectl delete --cascade=foreground\` waits.
 
 \`blockOwnerDeletion\` decides which children the owner waits for. Controllers set it on what they create
-(\`setControllerReference\` does); a reference without it is still deleted but not waited for. Setting it requires
-permission to delete the owner, so nobody can block deletions they could not make. Section 4's \`db\` waited for the
-held \`db-0\` (blocks) and went while \`db-2\` (does not block) was still Terminating.`,
+(\`setControllerReference\` does); a reference without it is still deleted but not waited for. Where the
+\`OwnerReferencesPermissionEnforcement\` admission plugin is on, setting it requires **update on the owner's
+\`finalizers\` subresource** (holding the owner back is like adding a finalizer to it), hence the error "cannot set
+blockOwnerDeletion ... can't set finalizers on" and the \`<kind>/finalizers\` rule in operator scaffolds. Section 4's
+\`db\` waited for the held \`db-0\` (blocks) and went while \`db-2\` (does not block) was still Terminating.`,
     keyPoints: [
       {
         point: "the owner stays with deletionTimestamp and the foregroundDeletion finalizer",
@@ -88,6 +90,10 @@ held \`db-0\` (blocks) and went while \`db-2\` (does not block) was still Termin
         terms: ["children first", "dependents first", "before the owner"],
       },
       { point: "only blocking dependents are waited for", terms: ["blockownerdeletion", "blocking"] },
+      {
+        point: "setting it needs update on the owner's finalizers subresource",
+        terms: ["finalizers subresource", "/finalizers", "permission"],
+      },
       {
         point: "clients see the owner Terminating / kubectl waits",
         terms: ["terminating", "waits", "readable"],

@@ -20,8 +20,10 @@ for real.
 Sharding (each replica owns part of the keys) does scale the work out, but then every replica must agree on who
 owns what, and a dead replica's share must be handed over: a coordination problem of its own, with the same
 failure detection at its core. A controller's work is usually small, so one active replica is enough: leader
-election reduces the problem to "who is the one", while the standbys keep warm caches to take over quickly. The
-trade-off: one replica's throughput, and a failover gap.`,
+election reduces the problem to "who is the one", and the standbys wait to take over. Whether they keep warm caches
+meanwhile is a design choice: this workbook's replicas and kube-scheduler do, kube-controller-manager and (by default)
+controller-runtime start their informers only after winning. The trade-off: one replica's throughput, and a failover
+gap.`,
     keyPoints: [
       {
         point: "duplicate work and conflicting writes",
@@ -32,7 +34,10 @@ trade-off: one replica's throughput, and a failover gap.`,
         point: "sharding needs its own coordination / reassignment",
         terms: ["shard", "reassign", "owns", "partition"],
       },
-      { point: "standbys keep warm caches", terms: ["standby", "warm", "cache"] },
+      {
+        point: "standbys wait to take over (warm or cold caches)",
+        terms: ["standby", "warm", "cold", "take over"],
+      },
     ],
   },
   {
@@ -130,12 +135,15 @@ wait a full lease duration even for a lease that is long dead, since it has not 
 it. \`renewDeadline\` (10 s): how long the leader keeps failing to renew before it gives up and stops leading.
 \`retryPeriod\` (2 s): the pause between attempts (standbys jitter theirs by up to 1.2 x more).
 
-The ordering is the safety argument: the leader stops at its renew deadline, which comes **before** anyone can
-consider the lease expired (a lease duration after its last successful write). So the old leader stops working
-before a new one can start, even with no communication at all. The gap between them is the price (a few seconds
-without a leader). Section 7 shows it: the leader stopped at its 0.7 s deadline, the standbys took over after the
-1 s lease ran out. The elector also rejects configs where renewDeadline <= 1.2 x retryPeriod, since then a single
-jittered retry could miss the deadline.`,
+The ordering is the safety argument: the leader must stop before anyone can consider the lease expired (a lease
+duration after they saw its last write). How much margin that leaves depends on where the deadline is counted.
+client-go starts a fresh renewDeadline for each renew round, and a round starts retryPeriod after the last success,
+so a client-go leader may believe it leads for about retryPeriod + renewDeadline after its last write: the margin is
+leaseDuration - renewDeadline - retryPeriod (15 - 10 - 2 = 3 s with the defaults) minus request latency. The
+package's elector counts renewDeadline from the start of its last successful renewal, so renewDeadline <
+leaseDuration suffices for any latency. Section 7 shows the package's rule: the leader stopped at its 0.7 s
+deadline, the standbys took over after the 1 s lease ran out. Both reject configs where renewDeadline <= 1.2 x
+retryPeriod, since then a single jittered retry could miss the deadline.`,
     keyPoints: [
       { point: "leaseDuration: how long standbys wait", terms: ["leaseduration", "standby", "wait"] },
       {
@@ -221,12 +229,15 @@ the new leader starts while the old one is still acting.`,
       "Why can't a standby take over the moment the leader dies? How would you make failover faster, and at what cost?",
     answer: `From outside, a dead leader and a slow one look the same: both simply stop renewing. The only safe rule is to
 wait until the lease has run out, so a takeover comes between about \`leaseDuration - retryPeriod\` and
-\`leaseDuration + 4.4 x retryPeriod\` after a crash (section 6's 40 seeded trials all landed in that window).
+\`leaseDuration + 4.4 x retryPeriod\` after a crash (section 6's 40 seeded trials all landed in that window): with
+the defaults, 13 s to 23.8 s.
 
 Faster: shorten the lease duration (and renew deadline and retry period with it), or release on clean shutdown
 (section 5). The costs: more writes (one renewal per retry period per elector, forever), and a healthy leader that
 hits a GC pause, a slow API server or a network blip longer than the renew deadline loses its lease and its work
-restarts elsewhere. The defaults trade ~15-20 s of worst-case failover for tolerance of hiccups.`,
+restarts elsewhere. The defaults trade a worst case of about 24 s of failover for tolerance of hiccups, and they are
+not free: the leader writes the Lease every 2 s (30 a minute), each standby reads it every 2 to 4.4 s, so a few
+replicas cost tens of requests a minute.`,
     keyPoints: [
       { point: "dead and slow look the same", terms: ["slow", "cannot tell", "dead", "same"] },
       { point: "must wait for the lease to expire", terms: ["expire", "wait"] },
@@ -362,10 +373,14 @@ Section 9's monitor shows the first step: stale after the grace period, judged b
     difficulty: "advanced",
     question:
       "During a network partition, the old leader is cut off while the others still reach the API server. Can there be two leaders? Under which assumptions?",
-    answer: `Not if the assumptions hold. The cut-off leader cannot renew; at its renew deadline (counted from the start of its
-last successful renewal, on its own clock) it stops leading. The others take over only a lease duration after
-they saw that last renewal, on their clocks. Since renewDeadline < leaseDuration, the old leader stops first;
-section 7 measured no overlap.
+    answer: `Not if the assumptions hold. The cut-off leader cannot renew and stops leading at its renew deadline; the others
+take over only a lease duration after they saw its last renewal, on their clocks. How much earlier the old leader
+stops depends on the implementation. client-go gives each renew round a fresh renewDeadline, and a round starts
+retryPeriod after the last success, so its leader may go on for about retryPeriod + renewDeadline after its last
+write: the margin is leaseDuration - renewDeadline - retryPeriod (3 s with the defaults) minus request latency, and
+a slower request than that can give two leaders for a moment. The package's elector counts the deadline from the
+start of its last successful renewal, so renewDeadline < leaseDuration is enough whatever the latency; section 7
+measured no overlap.
 
 The assumptions: clocks run at about the same rate (not the same time), the old leader's process actually honours
 the abort (no work continues after the signal), and writes already in flight are harmless or guarded. A process
@@ -375,6 +390,10 @@ fencing (a token checked by the resource being written, such as a resourceVersio
       {
         point: "old leader stops at its renew deadline",
         terms: ["renew deadline", "renewdeadline", "stops"],
+      },
+      {
+        point: "client-go's margin is leaseDuration - renewDeadline - retryPeriod",
+        terms: ["margin", "retryperiod", "per round", "3 s"],
       },
       {
         point: "others wait a lease duration from the last renewal they saw",

@@ -236,15 +236,21 @@ lease expires. The trade-off: failover takes about one lease duration, during wh
     topic: "leader-election",
     difficulty: "advanced",
     question:
-      "Why does the standby replica keep its informers running although it reconciles nothing? What does controller-runtime do?",
+      "Why does this operator's standby replica keep its informers running although it reconciles nothing? What do kube-controller-manager, kube-scheduler and controller-runtime do?",
     answer: `Failover time is lease expiry **plus** whatever the new leader needs before its first useful reconcile. A standby
 with running informers already holds a synced cache, so the moment it wins the lease its workers can start; one that
 starts informers only then must LIST everything first, which on a big cluster takes seconds to minutes and hits the
-API server exactly when it may be struggling. controller-runtime does the same: the cache is a runnable that does
-not need leader election and starts on every replica; only controllers wait for leadership.
+API server exactly when it may be struggling.
 
-The cost is memory and one watch per resource on the standby too. Section 3 starts op-b and op-c with warm caches;
-in section 5 the survivor converges the next change right after taking over.`,
+It is a design choice, and upstream components make it differently. kube-scheduler starts its informers before the
+election: warm standbys. kube-controller-manager builds and starts its informers inside \`OnStartedLeading\`: cold
+standbys. controller-runtime starts the cache runnable on every replica, but the cache creates an informer only when
+something asks for it, and a controller's sources ask when the controller starts, which is after winning the
+election: by default its standbys are cold too, and the opt-in \`EnableWarmup\` controller option exists to start
+the sources before leadership.
+
+The cost of warm is memory and one watch per resource on every standby. Section 3 starts op-b and op-c with warm
+caches; in section 5 the survivor converges the next change right after taking over.`,
     keyPoints: [
       {
         point: "failover = expiry + time to first useful reconcile",
@@ -252,8 +258,8 @@ in section 5 the survivor converges the next change right after taking over.`,
       },
       { point: "a cold standby must LIST everything first", terms: ["list", "relist", "sync", "cold"] },
       {
-        point: "controller-runtime starts caches on every replica",
-        terms: ["cache", "every replica", "runnable", "not need"],
+        point: "a choice: kube-scheduler warm, kube-controller-manager and controller-runtime (default) cold",
+        terms: ["choice", "scheduler", "controller-manager", "warmup", "lazily"],
       },
       { point: "cost: memory and watches on the standby", terms: ["memory", "watch", "cost"] },
     ],

@@ -77,8 +77,10 @@ never settles. Section 2's fixed reconcile writes once per object and then recon
     question:
       "What does controller-runtime's GenerationChangedPredicate do, and why is it not a complete fix for a hot loop?",
     answer: `It drops update events in which \`metadata.generation\` did not change. For a custom resource with a
-status subresource, the server bumps \`generation\` only when the spec changes, so the controller's own status
-writes no longer wake it up, and neither do label or annotation changes.
+status subresource, the server bumps \`generation\` on any change outside \`metadata\` and \`status\` (the spec, in
+practice), so the controller's own status writes no longer wake it up, and neither do label or annotation changes.
+One metadata change does get through: setting \`deletionTimestamp\` on an object held by finalizers bumps the
+generation, so the start of a deletion is not hidden.
 
 It is not a complete fix because it hides the symptom of one kind of write only. A controller that writes the
 spec (or a child object it watches) on every pass still loops; the predicate also hides changes you may care about

@@ -54,7 +54,7 @@ back up, upgrade or fail over, say, a database, encoded as reconcile logic over 
 
 So every operator is built from controllers, and the machinery is the same (informers, queue, reconcile,
 finalizers, leader election); what an operator adds is a domain API and the human knowledge behind it. The capstone
-(notebook 10) is a small operator for the workbook's ConfigSet; section 5 lists this question with the others that
+(notebook 10) is a small operator for the workbook's StaticSite (a bucket in a fake cloud plus ConfigMaps); section 5 lists this question with the others that
 span the path.`,
     keyPoints: [
       {
@@ -191,8 +191,9 @@ your applied config removes it from the object. Section 5 collects this question
     question:
       "What is the difference between metadata.generation, metadata.resourceVersion and status.observedGeneration?",
     answer: `resourceVersion changes on every write to the object, spec, status or metadata: it is the version of the
-object in the store, used for optimistic concurrency and watches. generation is a counter the server increments only
-when the spec changes (for resources with a status subresource), so it counts changes of intent.
+object in the store, used for optimistic concurrency and watches. generation is a counter the server increments when
+the intent changes: the spec of a built-in kind, anything outside metadata and status for a custom resource with a
+status subresource, and once more when deletionTimestamp is first set on an object held by finalizers.
 observedGeneration is written by the controller into status: the generation it last acted on.
 
 Together they answer "has the controller seen my latest change?": observedGeneration equal to generation means the
@@ -300,9 +301,11 @@ child informer. Section 5 collects this question.`,
       "Why run three replicas with leader election instead of one replica, and what still runs on the replicas that do not lead?",
     answer: `One replica is down for as long as a restart takes: reschedule, image pull, start, a full LIST to sync the
 caches. With standbys, a new leader takes over after the lease expires (notebook 09), and standbys can keep warm
-caches so they reconcile almost at once. Leader election is not for throughput: only the leader reconciles.
+caches so they reconcile almost at once (a choice: kube-scheduler's standbys are warm, kube-controller-manager's
+and, by default, controller-runtime's are cold and LIST after winning). Leader election is not for throughput: only
+the leader reconciles.
 
-Non-leaders can still run what is safe in parallel: informers and caches (warm for takeover), webhooks (admission
+Non-leaders can still run what is safe in parallel: informers and caches (if you choose warm standbys), webhooks (admission
 and conversion must answer on every replica), metrics and health endpoints. They must not write as the controller.
 The cost is a failover delay of up to the lease duration, and a leader that cannot renew must stop acting before its
 lease runs out. Section 5 collects this question.`,
@@ -471,7 +474,9 @@ purpose and show the reflector resuming; section 5 collects this question.`,
     answer: `For each resource it watches: \`get\`, \`list\` and \`watch\` (the informer's LIST and WATCH; without them the
 cache never syncs, notebook 11). For the children it manages: \`create\`, \`update\`/\`patch\` and \`delete\`. For its
 own resource: \`update\` or \`patch\` on \`<resource>/status\` (a separate subresource, so a separate rule) and on the
-resource itself if it adds or removes finalizers. \`create\` and \`patch\` on \`events\` to record Events, and
+resource itself if it adds or removes finalizers; \`update\` on \`<resource>/finalizers\` if it sets
+\`blockOwnerDeletion\` on its children's owner references (\`setControllerReference\` does), which the
+OwnerReferencesPermissionEnforcement admission plugin demands where it is on (notebook 08, section 4). \`create\` and \`patch\` on \`events\` to record Events, and
 \`get\`, \`create\` and \`update\` on \`leases\` in its namespace for leader election (notebook 09).
 
 Scope: a Role in one namespace if it watches one namespace, a ClusterRole if it watches all. Least privilege is
@@ -480,6 +485,10 @@ the point: a controller that may delete anything turns a bug into an outage. Sec
       { point: "get/list/watch for informers", terms: ["list", "watch"] },
       { point: "write verbs on children", terms: ["create", "delete", "children"] },
       { point: "the status subresource needs its own rule", terms: ["/status", "status"] },
+      {
+        point: "<kind>/finalizers update for blockOwnerDeletion",
+        terms: ["/finalizers", "blockownerdeletion"],
+      },
       { point: "events and leases", terms: ["events", "lease"] },
       { point: "Role vs ClusterRole; least privilege", terms: ["clusterrole", "least privilege", "role"] },
     ],

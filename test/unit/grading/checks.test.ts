@@ -60,7 +60,7 @@ describe("runChecks", () => {
 
 describe("report printer", () => {
   const report: GradeReport = {
-    lab: "03-owners",
+    lab: "08-garbage-collection",
     passed: 1,
     failed: 1,
     results: [
@@ -78,7 +78,7 @@ describe("report printer", () => {
   it("prints one bullet per requirement with why and hint under failures", () => {
     expect(formatReport(report)).toBe(
       [
-        "03-owners",
+        "08-garbage-collection",
         "  [x] children carry an ownerReference",
         "  [ ] deleting the parent deletes its children",
         "        why:  2 children left",
