@@ -322,8 +322,8 @@ with a timestamp or a counter in it: section 7's hot controller reconciled and w
 Stop it by writing status only when it differs from what is stored (compute it, compare, use the changed flag of
 \`setStatusCondition\`, no timestamps except \`lastTransitionTime\`), so the reconcile triggered by your own write
 finds nothing to write: section 7's calm controller reconciled twice and wrote once. Optionally filter events with
-a predicate such as \`GenerationChangedPredicate\` (only spec changes), accepting that you then ignore status and
-metadata edits made by others.`,
+a predicate such as \`GenerationChangedPredicate\` (changes of intent: the spec, and the start of a deletion), accepting
+that you then ignore status and metadata edits made by others.`,
     keyPoints: [
       {
         point: "a status write is a watch event for your own informer",
@@ -348,11 +348,14 @@ metadata edits made by others.`,
     difficulty: "advanced",
     question:
       "What does filtering events with a generation-changed predicate buy you, and what does it cost?",
-    answer: `It drops update events in which \`metadata.generation\` did not change, i.e. status-only and metadata-only writes.
+    answer: `It drops update events in which \`metadata.generation\` did not change, i.e. status-only and metadata-only writes
+(except the first \`deletionTimestamp\` on an object held by finalizers, which bumps the generation, so the start of
+a deletion still gets through).
 Your own status writes then no longer wake the controller: of the two reconciles section 7's calm controller ran, the
 second (woken by its own status write) would not have happened.
 
-The cost: the controller also stops seeing label, annotation and finalizer changes made by others, and a status
+The cost: the controller also stops seeing label, annotation and finalizer changes made by others (a finalizer
+removed while the object is already deleting included), and a status
 edited by someone else is not corrected until the next spec change or resync. It also does nothing for kinds without
 a generation-tracking spec. So it is an optimisation on top of idempotent, no-op-skipping status writes, never a
 replacement: a controller that needs the predicate to avoid a hot loop still has the bug, it is only hidden until

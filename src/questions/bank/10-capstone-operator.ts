@@ -211,8 +211,8 @@ an update is refused with 409 Conflict, and a call to an external API that is no
 buckets, two DNS records, two emails). Section 3 measured it: both naive replicas reconciled \`blog\`, several pairs
 of reconciles of the same key overlapped, and some failed on each other's writes.
 
-Leader election makes one replica the only actor; the other keeps its caches warm and takes over when the leader's
-lease expires. The trade-off: failover takes about one lease duration, during which nothing is reconciled.`,
+Leader election makes one replica the only actor; the other (in this operator, with warm caches) takes over when the
+leader's lease expires. The trade-off: failover takes about one lease duration, during which nothing is reconciled.`,
     keyPoints: [
       {
         point: "both replicas reconcile the same keys concurrently",

@@ -307,12 +307,12 @@ the leader reconciles.
 
 Non-leaders can still run what is safe in parallel: informers and caches (if you choose warm standbys), webhooks (admission
 and conversion must answer on every replica), metrics and health endpoints. They must not write as the controller.
-The cost is a failover delay of up to the lease duration, and a leader that cannot renew must stop acting before its
-lease runs out. Section 5 collects this question.`,
+The cost is a failover delay of about a lease duration (up to leaseDuration + 4.4 x retryPeriod, about 24 s with the
+defaults), and a leader that cannot renew must stop acting before its lease runs out. Section 5 collects this question.`,
     keyPoints: [
       { point: "faster failover than a restart", terms: ["failover", "restart", "takeover"] },
       { point: "only the leader reconciles; not for throughput", terms: ["only the leader", "throughput"] },
-      { point: "non-leaders keep caches warm and serve webhooks", terms: ["cache", "webhook", "warm"] },
+      { point: "non-leaders can keep caches warm and serve webhooks", terms: ["cache", "webhook", "warm"] },
       { point: "a leader that cannot renew must stop", terms: ["renew", "stop"] },
     ],
   },
