@@ -8,9 +8,10 @@ import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listNotebooks } from "../../src/cli/notebooks.js";
 import { projectRoot } from "../../src/cli/workbook-paths.js";
-import { countByNotebook, QUESTION_BANK } from "../../src/questions/index.js";
+import { countByNotebook, QUESTION_BANK, renderedSectionTitle } from "../../src/questions/index.js";
 import { documentFiles } from "./mermaid-blocks.js";
 import {
+  brokenSectionLinks,
   countDifferences,
   type KnownNames,
   type QuestionCountRow,
@@ -50,6 +51,16 @@ function proseOf(file: string): string {
 
 const bankCounts = new Map(countByNotebook());
 
+/** A notebook's headings as rendered (no backticks, no bold), without the leading `#`s. */
+function headingsOf(notebook: string): string[] {
+  const file = join(root, "notebooks", `${notebook}.ipynb`);
+  if (!known.notebooks.has(notebook)) return [];
+  return proseOf(file)
+    .split("\n")
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => renderedSectionTitle(line.replace(/^#{1,6} /, "")));
+}
+
 describe("what the READMEs and notebooks name exists", () => {
   it("finds the labs, solutions and notebooks it compares against", () => {
     expect(known.labs.size).toBeGreaterThanOrEqual(10);
@@ -62,6 +73,23 @@ describe("what the READMEs and notebooks name exists", () => {
       unknownNames(proseOf(file), known).map((p) => `${relative(root, file)}: ${p}`),
     );
     expect(problems).toEqual([]);
+  });
+
+  it("every link to a notebook section lands on a heading of that notebook", () => {
+    const problems = documentFiles(root)
+      .filter((file) => file.endsWith(".md"))
+      .flatMap((file) =>
+        brokenSectionLinks(readFileSync(file, "utf8"), headingsOf).map(
+          (p) => `${relative(root, file)}: ${p}`,
+        ),
+      );
+    expect(problems).toEqual([]);
+    expect(
+      brokenSectionLinks(
+        "[x](04-workqueue.ipynb#3.-The-real-one:-Queue) [y](04-workqueue.ipynb#3.-The-real-one:-Queue-under-concurrent-workers)",
+        headingsOf,
+      ),
+    ).toEqual(["04-workqueue.ipynb#3.-The-real-one:-Queue: no such heading"]);
   });
 
   it("the check flags a lab, a solution, a notebook and a bare name that do not exist", () => {

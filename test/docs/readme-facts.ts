@@ -116,3 +116,20 @@ export function countDifferences(
   }
   return problems;
 }
+
+/**
+ * Links to a notebook section (`[06 §3](06-status-that-tells-the-truth.ipynb#3.-409-Conflict,-...)`) whose anchor is
+ * not a heading of that notebook. JupyterLab's anchor is the rendered heading with spaces as dashes; a link to a
+ * missing anchor opens the notebook at the top.
+ */
+export function brokenSectionLinks(markdown: string, headings: (notebook: string) => string[]): string[] {
+  const problems: string[] = [];
+  for (const m of markdown.matchAll(
+    new RegExp(String.raw`\((?:[\w./-]*/)?(${SLUG})\.ipynb#([^)\s]+)\)`, "g"),
+  )) {
+    const anchor = decodeURIComponent(m[2]!);
+    const anchors = headings(m[1]!).map((h) => h.replace(/ /g, "-"));
+    if (!anchors.includes(anchor)) problems.push(`${m[1]}.ipynb#${m[2]}: no such heading`);
+  }
+  return problems;
+}

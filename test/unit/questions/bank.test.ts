@@ -1,13 +1,25 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listNotebooks } from "../../../src/cli/notebooks.js";
 import { projectRoot } from "../../../src/cli/workbook-paths.js";
-import { DIFFICULTIES, QUESTION_BANK, TOPICS } from "../../../src/questions/index.js";
+import { DIFFICULTIES, QUESTION_BANK, renderedSectionTitle, TOPICS } from "../../../src/questions/index.js";
 import { BANK_REVIEW_NOTEBOOKS, questionsShownBy, showQuestionCalls } from "./notebook-questions.js";
 
 const notebooksDir = join(projectRoot(), "notebooks");
 const notebooks = listNotebooks(notebooksDir).map((f) => basename(f, ".ipynb"));
+
+/** A notebook's headings (`## 3. Title`) as a link renders them: no backticks, no bold. */
+function headingsOf(notebook: string): string[] {
+  const nb = JSON.parse(readFileSync(join(notebooksDir, `${notebook}.ipynb`), "utf8")) as {
+    cells: Array<{ cell_type: string; source: string | string[] }>;
+  };
+  return nb.cells
+    .filter((c) => c.cell_type === "markdown")
+    .flatMap((c) => (Array.isArray(c.source) ? c.source.join("") : c.source).split("\n"))
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => renderedSectionTitle(line.replace(/^#{1,6} /, "")));
+}
 
 /** Questions a notebook must carry: at least 12 each, the interview notebook's classics included. */
 const MINIMUM_QUESTIONS: Record<string, number> = {};
@@ -48,6 +60,22 @@ describe("the question bank", () => {
       path.filter((n) => !numbered.has(n)),
       "notebooks 00-12 without questions",
     ).toEqual([]);
+  });
+
+  it("every question links to a section heading of its notebook (else the link opens the notebook at the top)", () => {
+    const headings = new Map<string, string[]>();
+    const broken = QUESTION_BANK.filter((q) => {
+      if (!existsSync(join(notebooksDir, `${q.notebook}.ipynb`))) return false; // the next test names it
+      if (!headings.has(q.notebook)) headings.set(q.notebook, headingsOf(q.notebook));
+      return !headings.get(q.notebook)!.includes(renderedSectionTitle(q.section));
+    }).map((q) => `${q.id} -> ${q.notebook}, "${q.section}"`);
+    expect(broken).toEqual([]);
+  });
+
+  it("the classics of notebook 12 point into the path: each answer names the notebooks that show it", () => {
+    const classics = QUESTION_BANK.filter((q) => q.notebook === "12-interview-preparation");
+    expect(classics.length).toBeGreaterThanOrEqual(12);
+    expect(classics.filter((q) => !/notebooks? \d\d/i.test(q.answer)).map((q) => q.id)).toEqual([]);
   });
 
   it("every question's notebook exists", () => {
