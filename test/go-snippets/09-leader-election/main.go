@@ -38,7 +38,7 @@ func main() {
 		LeaseDuration:   15 * time.Second, // others may take over this long after the last renewal
 		RenewDeadline:   10 * time.Second, // the leader gives up if it cannot renew within this
 		RetryPeriod:     2 * time.Second,  // how often to try to acquire or renew
-		ReleaseOnCancel: true,             // on shutdown, clear holderIdentity so a successor starts at once
+		ReleaseOnCancel: true,             // on shutdown, give the Lease up: a successor takes it on its next retry
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				fmt.Println(*identity, "leading: start the controllers with this ctx")

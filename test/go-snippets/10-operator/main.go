@@ -35,7 +35,7 @@ func main() {
 	if namespace != "" {
 		cacheOptions.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{ // GetConfigOrDie: --kubeconfig, $KUBECONFIG, in-cluster
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{ // --kubeconfig, $KUBECONFIG, in-cluster, ~/.kube/config
 		Scheme:                  scheme,
 		Cache:                   cacheOptions,
 		Metrics:                 metricsserver.Options{BindAddress: metricsAddr},
