@@ -384,4 +384,78 @@ workers before the caches sync would make the reconcile see "no children" and cr
       { point: "idempotent: no writes when converged", terms: ["idempotent", "no write", "nothing"] },
     ],
   },
+  {
+    id: "05-go-result-vs-error",
+    notebook,
+    section: s3,
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      "In controller-runtime, Reconcile returns (ctrl.Result, error). When do you return an error, when ctrl.Result{RequeueAfter: d}, and when an empty Result?",
+    answer: `All three put the key back on the controller's rate-limited workqueue (notebook 04), or not, in different ways.
+
+- **An error** means "this attempt failed": the key is re-added with the per-key exponential backoff
+  (\`AddRateLimited\`), the error is logged, and \`controller_runtime_reconcile_errors_total\` counts it. Use it for
+  failures that a retry may fix: a 409, a timeout, a cloud API that is down. An error wrapped in
+  \`reconcile.TerminalError\` is counted but not retried: input that no retry can fix.
+- **\`ctrl.Result{RequeueAfter: d}\`** with a nil error means "nothing failed, but look again in d": the key is
+  re-added after d (\`AddAfter\`) and its backoff is reset (\`Forget\`). Use it to poll something outside the cluster
+  that sends no events, or for a deadline (a certificate to renew).
+- **An empty Result and nil** means done: \`Forget\` and \`Done\`. The next change, or the resync, brings the key back.
+
+Returning both (a Result with RequeueAfter and an error) is a mistake: controller-runtime uses the error and
+ignores the Result. The reconcile of section 3 has the same shape in TypeScript: a thrown error goes back through
+the rate limiter, success forgets the key. The Go version is the "The same in Go" section of this notebook
+(test/go-snippets/internal/controllers/configset.go), and the glossary's \`ctrl.Result\` row.`,
+    keyPoints: [
+      {
+        point: "an error requeues with per-key exponential backoff",
+        terms: ["backoff", "rate limit", "exponential"],
+      },
+      {
+        point: "RequeueAfter requeues after a fixed delay, no error",
+        terms: ["requeueafter", "requeue after", "after"],
+      },
+      {
+        point: "success forgets the key; events or resync bring it back",
+        terms: ["forget", "done", "resync"],
+      },
+      { point: "error wins over Result when both are returned", terms: ["ignored", "both", "error wins"] },
+    ],
+  },
+  {
+    id: "05-go-owns-vs-watches",
+    notebook,
+    section: s3,
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      "In the controller-runtime builder, what is the difference between Owns(&corev1.ConfigMap{}) and Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(fn))? When do you need the second?",
+    answer: `Both watch ConfigMaps through the manager's shared informer and turn a ConfigMap event into the key of some other
+object to reconcile; they differ in how they find that key.
+
+- **\`Owns\`** follows the ConfigMap's *controller* ownerReference: an event on a ConfigMap controlled by a ConfigSet
+  enqueues that ConfigSet's key, and a ConfigMap with no such owner is ignored. It needs
+  \`SetControllerReference\` on every child (notebook 08) and works only within one namespace, since an owner
+  must be in the child's namespace (or cluster-scoped).
+- **\`Watches\` with \`EnqueueRequestsFromMapFunc\`** calls your function with the object and enqueues whatever keys it
+  returns. Use it when the relation is not ownership: a label or a field naming the parent, a Secret that many
+  objects reference (map through a field index), a cluster-scoped object that affects many namespaced ones.
+
+Section 3 does both by hand: the ConfigSet informer's handler enqueues the set's own key (\`For\`), and the
+ConfigMap handler maps a child to its parent by the \`workbook.dev/configset\` label, which is what a map function
+does. The Go reconciler of this notebook's "The same in Go" section uses \`Owns\` because its children carry a
+controller reference (test/go-snippets/internal/controllers/configset.go).`,
+    keyPoints: [
+      {
+        point: "Owns maps a child to its controller owner via ownerReferences",
+        terms: ["ownerreference", "owner", "controller reference"],
+      },
+      { point: "a map function returns arbitrary keys", terms: ["map", "function", "any key", "arbitrary"] },
+      {
+        point: "use Watches when the relation is not ownership",
+        terms: ["label", "reference", "index", "not owned", "cross-namespace"],
+      },
+    ],
+  },
 ]);

@@ -377,4 +377,40 @@ adopted by \`cache-v2\` without being recreated.`,
       },
     ],
   },
+  {
+    id: "08-go-envtest",
+    notebook,
+    section: "1. The problem: a cluster with no garbage collector",
+    topic: "testing",
+    difficulty: "intermediate",
+    question:
+      "Your controller-runtime tests use envtest. What does envtest.Environment run, what does it not run, and how does that change what your tests may assert?",
+    answer: `\`envtest.Environment\` starts a real kube-apiserver and etcd (binaries fetched by setup-envtest), installs your CRDs
+(\`CRDDirectoryPaths\`) and hands you a \`rest.Config\`. Everything the API server does itself is real: validation,
+defaulting, admission, resourceVersions and 409s, watches, finalizers holding a deletion, owner references being
+stored.
+
+What it does not run is everything kube-controller-manager, the scheduler and kubelets do. There is no garbage
+collector, so deleting an owner leaves its children (section 1 shows exactly this: the children stay when no
+collector runs); no namespace controller, so a deleted namespace stays Terminating; no Deployment or ReplicaSet
+controller and no kubelet, so no Pod ever runs. A test may assert that your controller set the controller owner
+reference (\`metav1.IsControlledBy\`), not that the children disappear; it may assert that a Deployment was written
+with the right spec, not that it became available. Tests written with Gomega's \`Eventually\` and \`Consistently\`,
+like the workbook's graders, judge outcomes the API server alone can produce. The Go names are in the glossary
+(notebooks/GLOSSARY.md, \`envtest.Environment\`); notebook 08's "The same in Go" section shows the owner reference.`,
+    keyPoints: [
+      {
+        point: "a real kube-apiserver and etcd, with your CRDs",
+        terms: ["kube-apiserver", "etcd", "api server", "crd"],
+      },
+      {
+        point: "no controllers: no garbage collector, no namespace deletion, no pods",
+        terms: ["garbage", "no controller", "controller-manager", "terminating", "kubelet", "pod"],
+      },
+      {
+        point: "assert on owner references, not on cascading deletion",
+        terms: ["ownerreference", "owner reference", "children", "assert"],
+      },
+    ],
+  },
 ]);

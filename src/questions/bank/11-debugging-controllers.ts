@@ -501,4 +501,43 @@ finalizers and Events, the leaked watch to open watches. Section 8 draws that ma
       { point: "Events and status conditions for users", terms: ["event", "condition"] },
     ],
   },
+  {
+    id: "11-go-generation-changed-predicate",
+    notebook,
+    section: "2. A hot loop: the controller that wakes itself up",
+    topic: "debugging",
+    difficulty: "advanced",
+    question:
+      "What does controller-runtime's predicate.GenerationChangedPredicate filter, when does it help, and when does it make a controller miss changes it needed?",
+    answer: `It drops update events whose \`metadata.generation\` did not change. The API server bumps \`generation\` when the spec
+changes (for a custom resource with the status subresource: any change outside \`metadata\` and \`status\`), so the
+predicate keeps spec edits and drops status writes and metadata-only writes (labels, annotations, finalizers).
+Create, delete and generic events pass.
+
+It helps with the hot loop of section 2 in its common form: a reconcile that writes its own status or an
+annotation no longer triggers itself, since those writes leave \`generation\` alone. It does not fix the bug: a
+write that changes nothing still costs a request, and the reconcile should compare before it writes.
+
+It hurts in three places. A controller that reacts to labels, annotations or finalizers never hears of them (add
+\`predicate.LabelChangedPredicate\` or \`AnnotationChangedPredicate\` with \`predicate.Or\`). Kinds whose
+generation the API server does not track (ConfigMaps and Secrets have none) lose every update, so it belongs on
+\`For\` of your own kind, not on \`Owns\` of children whose drift you must see. And the resync no longer rescues a
+dropped status write, since resync updates carry the same generation. The Go side is in the glossary
+(notebooks/GLOSSARY.md) and in notebook 05's "The same in Go" section (test/go-snippets).`,
+    keyPoints: [
+      { point: "drops updates that leave metadata.generation unchanged", terms: ["generation"] },
+      {
+        point: "status and metadata writes do not bump generation",
+        terms: ["status", "annotation", "label", "metadata"],
+      },
+      {
+        point: "breaks the self-triggering loop but does not excuse no-op writes",
+        terms: ["hot loop", "itself", "no-op", "compare"],
+      },
+      {
+        point: "misses label/annotation changes and kinds without generation",
+        terms: ["configmap", "miss", "labelchanged", "annotationchanged", "owns"],
+      },
+    ],
+  },
 ]);
