@@ -12,14 +12,14 @@
  * - `kube-controller-workbook/questions`: the question bank and quiz logic.
  */
 export * from "./apimachinery/index.js";
-export * from "./builtin-controllers/index.js";
 export * from "./cache/index.js";
 export * from "./client/index.js";
 export * from "./clock/index.js";
-export * from "./cluster/index.js";
+export * from "./control-plane/builtin-controllers/index.js";
+export * from "./control-plane/cluster/index.js";
 export * from "./controller/index.js";
-export * from "./fake-cloud/index.js";
 export * from "./leaderelection/index.js";
 export * from "./meta/index.js";
-export * from "./workbook-api/index.js";
+export * from "./workbook/fake-cloud/index.js";
+export * from "./workbook/workbook-api/index.js";
 export * from "./workqueue/index.js";

@@ -2,14 +2,14 @@
  * The layering rule of DESIGN.md and issue 7, checked on the real import graph of `src/`:
  * - the floor (`src/apimachinery`) imports nothing of ours but the clock; the clock imports nothing of ours;
  * - the machinery (client, cache, workqueue, controller, leaderelection, meta), the pictures (viz), the
- *   grading helpers and the built-in controllers never import the embedded server (`src/apiserver`), nor
+ *   grading helpers and the built-in controllers never import the embedded server (`src/control-plane/apiserver`), nor
  *   anything that does (cluster, cli, bench);
  * - the server imports only the floor and the clock, never the machinery.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/cli/workbook-paths.js";
+import { projectRoot } from "../../src/tools/cli/workbook-paths.js";
 
 const src = join(projectRoot(), "src");
 
@@ -24,10 +24,18 @@ function importsOf(file: string, text: string): string[] {
   return found;
 }
 
-/** The top-level folder of a src-relative path (`cache/reflector.js` -> `cache`; `index.js` -> `.`). */
+/** The wings of `src/`: each of their folders is an area of its own. */
+const WINGS = ["control-plane", "workbook", "tools"];
+
+/**
+ * The area of a src-relative path: its top-level folder (`cache/reflector.js` -> `cache`; `index.js` -> `.`), or
+ * the wing and its folder (`control-plane/apiserver/server.js` -> `control-plane/apiserver`).
+ */
 function areaOf(path: string): string {
-  const slash = path.indexOf("/");
-  return slash < 0 ? "." : path.slice(0, slash);
+  const parts = path.split("/");
+  if (parts.length === 1) return ".";
+  if (WINGS.includes(parts[0]!) && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  return parts[0]!;
 }
 
 function sources(dir: string): string[] {
@@ -48,7 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cache: ["apimachinery", "clock", "client"],
   controller: ["apimachinery", "clock", "client", "cache", "workqueue", "meta"],
   leaderelection: ["apimachinery", "clock", "client"],
-  "builtin-controllers": [
+  "control-plane/builtin-controllers": [
     "apimachinery",
     "clock",
     "client",
@@ -59,12 +67,12 @@ const ALLOWED: Record<string, readonly string[]> = {
     // kube-controller-manager elects itself with client-go's leaderelection.
     "leaderelection",
   ],
-  viz: ["apimachinery", "clock"],
-  grading: ["apimachinery", "clock", "viz"],
-  questions: ["apimachinery", "grading", "viz"],
-  apiserver: ["apimachinery", "clock"],
-  "fake-cloud": ["clock"],
-  "workbook-api": ["apimachinery", "client", "controller"],
+  "workbook/viz": ["apimachinery", "clock"],
+  "workbook/grading": ["apimachinery", "clock", "workbook/viz"],
+  "workbook/questions": ["apimachinery", "workbook/grading", "workbook/viz"],
+  "control-plane/apiserver": ["apimachinery", "clock"],
+  "workbook/fake-cloud": ["clock"],
+  "workbook/workbook-api": ["apimachinery", "client", "controller"],
 };
 
 /** Every import that breaks {@link ALLOWED}, as `file -> target` lines. */
@@ -95,16 +103,20 @@ describe("layers: imports run downward only", () => {
   });
 
   it("catches a machinery file that imports the server, so the rule above can fail", () => {
-    const text = 'import { parseLabelSelector } from "../apiserver/selectors/label-selector.js";\n';
+    const text =
+      'import { parseLabelSelector } from "../control-plane/apiserver/selectors/label-selector.js";\n';
     const bad = [
       { path: join(src, "cache", "lister.ts"), text },
       { path: join(src, "apimachinery", "keys.ts"), text: 'export * from "../cache/index.js";\n' },
-      { path: join(src, "viz", "chart.ts"), text: 'const m = await import("../apiserver/index.js");\n' },
+      {
+        path: join(src, "workbook", "viz", "chart.ts"),
+        text: 'const m = await import("../../control-plane/apiserver/index.js");\n',
+      },
     ];
     expect(layerViolations(bad)).toEqual([
-      `${join("cache", "lister.ts")} -> apiserver/selectors/label-selector.js`,
+      `${join("cache", "lister.ts")} -> control-plane/apiserver/selectors/label-selector.js`,
       `${join("apimachinery", "keys.ts")} -> cache/index.js`,
-      `${join("viz", "chart.ts")} -> apiserver/index.js`,
+      `${join("workbook", "viz", "chart.ts")} -> control-plane/apiserver/index.js`,
     ]);
   });
 });

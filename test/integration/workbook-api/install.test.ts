@@ -1,7 +1,7 @@
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isConflict, toStatusError } from "../../../src/apimachinery/errors.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import {
   bucketClient,
   CONFIGSET_LABEL,

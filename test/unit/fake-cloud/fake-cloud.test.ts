@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
+import * as root from "../../../src/index.js";
 import {
   FakeCloud,
   FakeCloudError,
   isCloudAlreadyExists,
   isCloudNotFound,
   isCloudRetryable,
-} from "../../../src/fake-cloud/index.js";
-import * as root from "../../../src/index.js";
+} from "../../../src/workbook/fake-cloud/index.js";
 
 describe("FakeCloud: buckets", () => {
   it("creates, reads, lists and deletes buckets with deterministic ids and clock timestamps", async () => {
