@@ -1,37 +1,14 @@
-import type { KubeConfig } from "@kubernetes/client-node";
 import type { Instruments } from "../apiserver/instruments/instruments.js";
+import type { BackendStartOptions, Cluster, ClusterBackend } from "./cluster-types.js";
 import type { EmbeddedCluster, EmbeddedClusterOptions } from "./embedded.js";
 import type { EnvtestOptions } from "./envtest.js";
 import type { KindOptions } from "./kind.js";
 import type { KubeconfigBackendOptions } from "./kubeconfig-backend.js";
 
-/**
- * Where a {@link Cluster} comes from. `embedded` (the default) runs the workbook's own API server in this
- * process; `kind` starts a kindest/node container; `envtest` runs real kube-apiserver and etcd binaries from
- * `KUBEBUILDER_ASSETS`; `kubeconfig` uses the current context of KUBECONFIG.
- */
-export type ClusterBackend = "embedded" | "kind" | "envtest" | "kubeconfig";
+export type { Cluster, ClusterBackend } from "./cluster-types.js";
 
 /** The backends, in the order `WORKBOOK_CLUSTER` accepts them. */
 export const CLUSTER_BACKENDS: readonly ClusterBackend[] = ["embedded", "kind", "envtest", "kubeconfig"];
-
-/**
- * A running Kubernetes API to talk to. Library code only ever uses `kubeConfig`; it never knows which backend
- * answers. `instruments` (request metrics and fault injection) exist only on the embedded backend: they are
- * typed without a type argument, `cluster.instruments?.metrics.snapshot()`, and `undefined` elsewhere. Each
- * backend's own cluster type narrows `I` (`EmbeddedCluster`: always there; kind, envtest, kubeconfig: never).
- */
-export interface Cluster<I = Instruments> {
-  readonly backend: ClusterBackend;
-  /** A client-node KubeConfig for this cluster (CA data and credentials included). */
-  readonly kubeConfig: KubeConfig;
-  /** Path of a kubeconfig file for kubectl and other tools. */
-  readonly kubeconfigPath: string;
-  /** Teaching instruments; only the embedded backend has them. */
-  readonly instruments: I | undefined;
-  /** Stops whatever the backend started and removes files it wrote. Idempotent. */
-  stop(): Promise<void>;
-}
 
 /** A backend's start function; each backend module registers one. */
 export type BackendStarter = (options: StartClusterOptions) => Promise<Cluster<Instruments | undefined>>;
@@ -40,11 +17,9 @@ export type BackendStarter = (options: StartClusterOptions) => Promise<Cluster<I
  * Options of {@link startCluster}. Backend-specific sections are typed (a misspelt option fails to compile) and
  * ignored by the other backends.
  */
-export interface StartClusterOptions {
+export interface StartClusterOptions extends BackendStartOptions {
   /** Which backend; defaults to `WORKBOOK_CLUSTER`, then `embedded`. */
   backend?: ClusterBackend;
-  /** Progress lines (kind prints its phases here). Default: silent. */
-  log?: (line: string) => void;
   /** Options for the embedded backend. */
   embedded?: EmbeddedClusterOptions;
   /** Options for the kind backend. */

@@ -25,7 +25,7 @@ import {
   SimulatedNodes,
   type SimulatedNodesOptions,
 } from "../builtin-controllers/node-lease/simulated-nodes.js";
-import type { Cluster, StartClusterOptions } from "./cluster.js";
+import type { BackendStartOptions, Cluster } from "./cluster-types.js";
 
 /** Which control-plane controllers the embedded backend runs (each defaults to on once it exists). */
 export interface ControlPlaneControllers {
@@ -100,7 +100,9 @@ export async function startControlPlane(
 }
 
 /** Starts the embedded API server and returns a Cluster. Registered as the `embedded` backend. */
-export async function startEmbeddedCluster(options: StartClusterOptions = {}): Promise<EmbeddedCluster> {
+export async function startEmbeddedCluster(
+  options: BackendStartOptions & { embedded?: EmbeddedClusterOptions } = {},
+): Promise<EmbeddedCluster> {
   const opts = options.embedded ?? {};
   const backend = opts.backend ?? createBackend(opts.clock ? { clock: opts.clock } : {});
   const server = new EmbeddedApiServer({

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Clock, realClock } from "../../clock/index.js";
 import { kubeConfigFor, writeKubeconfig } from "../apiserver/kubeconfig.js";
-import type { Cluster, StartClusterOptions } from "./cluster.js";
+import type { BackendStartOptions, Cluster } from "./cluster-types.js";
 import { type EnvtestAssets, requireEnvtestAssets } from "./envtest/assets.js";
 import { writeControlPlaneCredentials } from "./envtest/credentials.js";
 import {
@@ -77,7 +77,9 @@ function ensureRunning(proc: ControlPlaneProcess, name: string): void {
 }
 
 /** Starts an envtest control plane. Registered as the `envtest` backend of `startCluster()`. */
-export async function startEnvtestCluster(options: StartClusterOptions = {}): Promise<EnvtestCluster> {
+export async function startEnvtestCluster(
+  options: BackendStartOptions & { envtest?: EnvtestOptions } = {},
+): Promise<EnvtestCluster> {
   const opts = options.envtest ?? {};
   const log = options.log ?? (() => {});
   const clock = opts.clock ?? realClock;

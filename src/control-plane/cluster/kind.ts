@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StartedTestContainer } from "testcontainers";
 import type { Clock } from "../../clock/index.js";
-import type { Cluster, StartClusterOptions } from "./cluster.js";
+import type { BackendStartOptions, Cluster } from "./cluster-types.js";
 import { bootstrapKindNode } from "./kind/bootstrap.js";
 import { engineClient, engineImageStore } from "./kind/engine.js";
 import { resolveKindImage } from "./kind/image.js";
@@ -66,7 +66,9 @@ export interface KindCluster extends Cluster<undefined> {
 }
 
 /** Starts a kind node and returns a Cluster for it. Registered as the `kind` backend of `startCluster()`. */
-export async function startKindCluster(options: StartClusterOptions = {}): Promise<KindCluster> {
+export async function startKindCluster(
+  options: BackendStartOptions & { kind?: KindOptions } = {},
+): Promise<KindCluster> {
   const opts = options.kind ?? {};
   const log = options.log ?? (() => {});
   const started = Date.now();

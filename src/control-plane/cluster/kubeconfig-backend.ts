@@ -5,7 +5,7 @@
  * KubeconfigCluster.createNamespace}, never anything else.
  */
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import type { Cluster, StartClusterOptions } from "./cluster.js";
+import type { BackendStartOptions, Cluster } from "./cluster-types.js";
 
 /** Options of the kubeconfig backend (`startCluster({backend: "kubeconfig", kubeconfig: {...}})`). */
 export interface KubeconfigBackendOptions {
@@ -22,7 +22,9 @@ export interface KubeconfigCluster extends Cluster<undefined> {
 }
 
 /** Connects to the current context of a kubeconfig. Registered as the `kubeconfig` backend of `startCluster()`. */
-export async function startKubeconfigCluster(options: StartClusterOptions = {}): Promise<KubeconfigCluster> {
+export async function startKubeconfigCluster(
+  options: BackendStartOptions & { kubeconfig?: KubeconfigBackendOptions } = {},
+): Promise<KubeconfigCluster> {
   const opts = options.kubeconfig ?? {};
   const kc = new KubeConfig();
   if (opts.path) kc.loadFromFile(opts.path);

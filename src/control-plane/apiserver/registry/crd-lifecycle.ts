@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
 import type { WatchCache } from "../storage/watch-cache.js";
-import { servedResourcesOf } from "./crd.js";
+import { type CrdServingHooks, servedResourcesOf } from "./crd.js";
 import type { ResourceRegistry } from "./resource-registry.js";
 import { storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
@@ -16,7 +16,7 @@ import type { ServedResource } from "./served-resource.js";
  * own finalizers; the embedded server removes them directly (each still produces a DELETED watch event),
  * finalizers or not, then closes the kind's watches.
  */
-export class CrdLifecycle {
+export class CrdLifecycle implements CrdServingHooks {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly store: MvccStore,

@@ -4,7 +4,6 @@ import type { Clock } from "../../../clock/clock.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
 import { type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
-import type { CrdLifecycle } from "./crd-lifecycle.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
@@ -98,15 +97,25 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
 }
 
 /**
+ * What the CRD strategy tells the server about a CRD's kinds: `sync` when a CRD is stored or updated, `drop`
+ * when it goes or is being deleted. `CrdLifecycle` (crd-lifecycle.ts) is the server's; declared here so this
+ * file does not import it back (it reads {@link servedResourcesOf} from this one).
+ */
+export interface CrdServingHooks {
+  sync(crd: KubeObject): void;
+  drop(name: string): void;
+}
+
+/**
  * The CRD strategy: validation as above; on every write the embedded "apiextensions controller" runs at once
  * and sets the status a real cluster reaches a moment later: `acceptedNames`, `storedVersions` and the
- * conditions `NamesAccepted` and `Established`, both True. Its hooks drive the {@link CrdLifecycle}: a stored CRD
+ * conditions `NamesAccepted` and `Established`, both True. Its hooks drive the {@link CrdServingHooks}: a stored CRD
  * serves its kinds, an updated one re-serves them, one being deleted stops serving them and purges them.
  */
 export class CrdStrategy extends BasicStrategy {
   constructor(
     private readonly clock: Clock,
-    private readonly lifecycle?: CrdLifecycle,
+    private readonly lifecycle?: CrdServingHooks,
   ) {
     super({ hasStatus: true, tracksGeneration: true });
   }

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { isJsonObject } from "../storage/json.js";
-import { column, field, num, type Printer } from "./table.js";
+import { column, field, num, type Printer } from "./printer.js";
 
 const text = (name: string, description: string, cell: (o: KubeObject) => unknown): Printer => ({
   column: column(name, "string", description),
@@ -35,7 +35,7 @@ let printers: Readonly<Record<string, Printer[]>> | undefined;
 
 /**
  * The printers of a kind served from data that kube-apiserver shows more than Name and Age for (`group/resource`),
- * or none. Built on first use (table.ts and this file import each other).
+ * or none. Built on first use.
  */
 export function commonKindPrinters(key: string): Printer[] {
   printers ??= build();

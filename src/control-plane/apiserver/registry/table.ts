@@ -1,17 +1,9 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { isJsonObject } from "../storage/json.js";
 import type { ResourceType } from "../types.js";
 import { commonKindPrinters } from "./kind-printers.js";
+import { column, count, field, num, type Printer, type TableColumn } from "./printer.js";
 
-/** A column of a `meta.k8s.io/v1` Table (`metav1.TableColumnDefinition`). */
-export interface TableColumn {
-  name: string;
-  type: "string" | "integer" | "boolean" | "date";
-  format: string;
-  description: string;
-  /** 0: shown by `kubectl get`; 1: only with `-o wide`. */
-  priority: number;
-}
+export type { Printer, TableColumn } from "./printer.js";
 
 /** How much of each object a Table row carries (`?includeObject=`; kube-apiserver's default is Metadata). */
 export type IncludeObject = "None" | "Metadata" | "Object";
@@ -45,12 +37,6 @@ export interface PrinterColumn {
   jsonPath: string;
 }
 
-/** A column plus how to compute its cell from an object. */
-export interface Printer {
-  column: TableColumn;
-  cell(obj: KubeObject): unknown;
-}
-
 const NAME: Printer = {
   column: {
     name: "Name",
@@ -61,32 +47,6 @@ const NAME: Printer = {
   },
   cell: (obj) => obj.metadata?.name ?? "",
 };
-
-/** The value at a path of an object (undefined when any step is missing). */
-export function field(obj: KubeObject, ...path: string[]): unknown {
-  let v: unknown = obj;
-  for (const p of path) v = isJsonObject(v) ? v[p] : undefined;
-  return v;
-}
-
-/** The number of keys of an object (0 for anything else). */
-export function count(v: unknown): number {
-  return isJsonObject(v) ? Object.keys(v).length : 0;
-}
-
-/** A number, or 0. */
-export function num(v: unknown): number {
-  return typeof v === "number" ? v : 0;
-}
-
-/** A column shown by `kubectl get` (priority 0). */
-export const column = (name: string, type: TableColumn["type"], description: string): TableColumn => ({
-  name,
-  type,
-  format: "",
-  description,
-  priority: 0,
-});
 
 /**
  * The columns kube-apiserver's printers (`pkg/printers/internalversion`) show for the kinds the workbook uses
