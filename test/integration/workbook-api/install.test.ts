@@ -11,7 +11,7 @@ import {
   uninstallWorkbookApi,
   WORKBOOK_API_VERSION,
   WorkbookResources,
-} from "../../../src/index.js";
+} from "../../../src/workbook/index.js";
 
 let cluster: Cluster;
 const namespace = `wbapi-${Date.now().toString(36)}`;
