@@ -155,11 +155,13 @@ export type { FinalizerAction, FinalizersPatch } from "./meta/index.js";
 export {
   AlreadyOwnedError,
   addFinalizer,
+  FOREGROUND_FINALIZER,
   finalizer,
   getControllerOf,
   hasFinalizer,
   isBeingDeleted,
   isControlledBy,
+  ORPHAN_FINALIZER,
   ownerReferenceTo,
   removeFinalizer,
   removeOwnerReference,

@@ -11,8 +11,13 @@ import {
   type V1ConfigMap,
   type V1OwnerReference,
 } from "@kubernetes/client-node";
-import { hasFinalizer, isBeingDeleted, isNotFound } from "kube-controller-workbook";
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "kube-controller-workbook/control-plane";
+import {
+  FOREGROUND_FINALIZER,
+  hasFinalizer,
+  isBeingDeleted,
+  isNotFound,
+  ORPHAN_FINALIZER,
+} from "kube-controller-workbook";
 import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook/workbook";
 
 /** What the decisions may use: the cache of children, and clients to read and write. */

@@ -23,15 +23,17 @@ import { type DeletedFinalStateUnknown, unwrapTombstone } from "../../../cache/t
 import { ListWatch } from "../../../client/list-watch.js";
 import { descriptorKey } from "../../../client/resource-descriptor.js";
 import type { Clock } from "../../../clock/clock.js";
-import { hasFinalizer, isBeingDeleted } from "../../../meta/finalizers.js";
+import {
+  FOREGROUND_FINALIZER,
+  hasFinalizer,
+  isBeingDeleted,
+  ORPHAN_FINALIZER,
+} from "../../../meta/finalizers.js";
 import { type DiscoveredResource, supports } from "../discovery.js";
 import { AbsentOwnerCache } from "./absent-owner-cache.js";
 import { type GraphNode, type ObjectIdentity, OwnerGraph } from "./graph.js";
 
-/** `metav1.FinalizerOrphanDependents`. */
-export const ORPHAN_FINALIZER = "orphan";
-/** `metav1.FinalizerDeleteDependents`. */
-export const FOREGROUND_FINALIZER = "foregroundDeletion";
+export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../../../meta/finalizers.js";
 
 /** Resources the collector never watches by default (kube-controller-manager ignores events). */
 export const DEFAULT_IGNORED_RESOURCES: readonly string[] = ["events", "events.events.k8s.io"];
