@@ -4,7 +4,8 @@
  * fix the difference. Notebook 05, section 3, builds a smaller one.
  */
 import type { CoreV1Api, V1ConfigMap } from "@kubernetes/client-node";
-import type { ConfigSet, Lister } from "kube-controller-workbook";
+import type { Lister } from "kube-controller-workbook";
+import type { ConfigSet } from "kube-controller-workbook/workbook";
 
 /** What a reconcile reads from and writes to. */
 export interface ReconcileContext {

@@ -7,16 +7,18 @@
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import {
   BuiltinResources,
-  CONFIGSET_LABEL,
-  type ConfigSet,
   Controller,
-  configSetClient,
   enqueueHandler,
   Lister,
   SharedInformerFactory,
   unwrapTombstone,
-  WorkbookResources,
 } from "kube-controller-workbook";
+import {
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  WorkbookResources,
+} from "kube-controller-workbook/workbook";
 import { countChildren, reconcileChildren } from "./children.js";
 import { updateConfigSetStatus } from "./status.js";
 

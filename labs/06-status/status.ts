@@ -2,7 +2,7 @@
  * LAB 06 (skeleton). The status half of the ConfigSet reconcile: report what was observed, for the generation
  * that was acted on, with truthful conditions, and write it only when it changed. Notebook 06 shows each piece.
  */
-import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook";
+import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook/workbook";
 
 /** What the reconcile observed this time. */
 export interface Observation {

@@ -12,14 +12,12 @@
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import {
   BuiltinResources,
-  type ConfigSet,
   Controller,
-  configSetClient,
   type MetaObject,
   SharedInformerFactory,
   unwrapTombstone,
-  WorkbookResources,
 } from "kube-controller-workbook";
+import { type ConfigSet, configSetClient, WorkbookResources } from "kube-controller-workbook/workbook";
 import { type CollectorDeps, reconcileChild, reconcileOwner } from "./decisions.js";
 
 /** What the grader passes in. */

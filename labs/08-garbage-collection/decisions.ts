@@ -5,7 +5,7 @@
  * and return; throw to be retried with backoff.
  */
 import type { CoreV1Api, V1ConfigMap } from "@kubernetes/client-node";
-import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook";
+import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook/workbook";
 
 /** What the decisions may use: the cache of children, and clients to read and write. */
 export interface CollectorDeps {

@@ -15,16 +15,18 @@ import {
   BuiltinResources,
   type Controller,
   EventRecorder,
-  type FakeCloud,
   InMemoryMetricsProvider,
   type LeaderElector,
   LeaseLock,
   type ResourceLock,
   SharedInformerFactory,
+} from "kube-controller-workbook";
+import {
+  type FakeCloud,
   STATIC_SITE_LABEL,
   type StaticSite,
   WorkbookResources,
-} from "kube-controller-workbook";
+} from "kube-controller-workbook/workbook";
 import { reconcileSite } from "./reconcile.js";
 
 /** How to build one replica. Every replica of one operator shares `namespace`, `cloud` and `leaseName`. */

@@ -4,7 +4,8 @@
  * and does whatever is still missing. Running it twice in a row does nothing the second time.
  */
 import type { KubeConfig, V1ConfigMap } from "@kubernetes/client-node";
-import type { EventRecorder, FakeCloud, Lister, StaticSite } from "kube-controller-workbook";
+import type { EventRecorder, Lister } from "kube-controller-workbook";
+import type { FakeCloud, StaticSite } from "kube-controller-workbook/workbook";
 
 /** Everything one reconcile needs: caches to read, clients to write, the cloud, the event recorder. */
 export interface SiteReconcileDeps {

@@ -6,15 +6,13 @@
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import {
   BuiltinResources,
-  CONFIGSET_LABEL,
-  type ConfigSet,
   Controller,
   enqueueHandler,
   Lister,
   SharedInformerFactory,
   unwrapTombstone,
-  WorkbookResources,
 } from "kube-controller-workbook";
+import { CONFIGSET_LABEL, type ConfigSet, WorkbookResources } from "kube-controller-workbook/workbook";
 import { reconcileConfigSet } from "./reconcile.js";
 
 /** How the grader builds a controller. Keep this contract. */

@@ -5,15 +5,13 @@
  */
 import type { CoreV1Api, V1ConfigMap } from "@kubernetes/client-node";
 import {
-  CONFIGSET_LABEL,
-  type ConfigSet,
   getControllerOf,
   isAlreadyExists,
   isNotFound,
   type Lister,
   setControllerReference,
-  WORKBOOK_API_VERSION,
 } from "kube-controller-workbook";
+import { CONFIGSET_LABEL, type ConfigSet, WORKBOOK_API_VERSION } from "kube-controller-workbook/workbook";
 
 /** What the children half reads from and writes to. */
 export interface ChildrenContext {

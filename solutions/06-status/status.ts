@@ -2,12 +2,8 @@
  * LAB 06 (solution). The status half of the ConfigSet reconcile: report what was observed, for the generation
  * that was acted on, with truthful conditions, and write it only when it changed.
  */
-import {
-  type ConfigSet,
-  type ConfigSetStatus,
-  type CustomResourceClient,
-  setStatusCondition,
-} from "kube-controller-workbook";
+import { setStatusCondition } from "kube-controller-workbook";
+import type { ConfigSet, ConfigSetStatus, CustomResourceClient } from "kube-controller-workbook/workbook";
 
 /** What the reconcile observed this time. */
 export interface Observation {

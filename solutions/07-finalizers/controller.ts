@@ -5,15 +5,13 @@
  * You should not need to change this file; your work is in `reconcile.ts`.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
+import { Controller, enqueueHandler, SharedInformerFactory } from "kube-controller-workbook";
 import {
   type Bucket,
   bucketClient,
-  Controller,
-  enqueueHandler,
   type FakeCloud,
-  SharedInformerFactory,
   WorkbookResources,
-} from "kube-controller-workbook";
+} from "kube-controller-workbook/workbook";
 import { reconcileBucket } from "./reconcile.js";
 
 /** What the grader passes in: where to work and the cloud to manage buckets in. */

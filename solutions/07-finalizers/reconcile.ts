@@ -2,15 +2,14 @@
  * The Bucket reconcile: keep one bucket in the fake cloud for every Bucket object, and delete it before the
  * object may go. Level-triggered: it never asks which event woke it up, only what the Bucket says now.
  */
+import { type FinalizersPatch, finalizer } from "kube-controller-workbook";
 import {
   BUCKET_FINALIZER,
   type Bucket,
   type CustomResourceClient,
   type FakeCloud,
-  type FinalizersPatch,
-  finalizer,
   isCloudNotFound,
-} from "kube-controller-workbook";
+} from "kube-controller-workbook/workbook";
 
 /** What one reconcile needs: a client to write Buckets, and the cloud. */
 export interface BucketDeps {

@@ -12,14 +12,13 @@ import {
   type V1OwnerReference,
 } from "@kubernetes/client-node";
 import {
-  type ConfigSet,
-  type CustomResourceClient,
   FOREGROUND_FINALIZER,
   hasFinalizer,
   isBeingDeleted,
   isNotFound,
   ORPHAN_FINALIZER,
 } from "kube-controller-workbook";
+import type { ConfigSet, CustomResourceClient } from "kube-controller-workbook/workbook";
 
 /** What the decisions may use: the cache of children, and clients to read and write. */
 export interface CollectorDeps {

@@ -16,7 +16,6 @@ import {
   Controller,
   EventRecorder,
   enqueueHandler,
-  type FakeCloud,
   getControllerOf,
   InMemoryMetricsProvider,
   ItemExponentialFailureRateLimiter,
@@ -28,11 +27,14 @@ import {
   RateLimitingQueue,
   type ResourceLock,
   SharedInformerFactory,
+  unwrapTombstone,
+} from "kube-controller-workbook";
+import {
+  type FakeCloud,
   STATIC_SITE_LABEL,
   type StaticSite,
-  unwrapTombstone,
   WorkbookResources,
-} from "kube-controller-workbook";
+} from "kube-controller-workbook/workbook";
 import { reconcileSite } from "./reconcile.js";
 
 /** How to build one replica. Every replica of one operator shares `namespace`, `cloud` and `leaseName`. */

@@ -13,19 +13,21 @@ import {
 } from "@kubernetes/client-node";
 import {
   type EventRecorder,
-  type FakeCloud,
   finalizer,
   isControlledBy,
   type Lister,
-  STATIC_SITE_FINALIZER,
-  STATIC_SITE_LABEL,
-  type StaticSite,
-  type StaticSiteStatus,
   type StatusCondition,
   setControllerReference,
   setStatusCondition,
   splitMetaNamespaceKey,
 } from "kube-controller-workbook";
+import {
+  type FakeCloud,
+  STATIC_SITE_FINALIZER,
+  STATIC_SITE_LABEL,
+  type StaticSite,
+  type StaticSiteStatus,
+} from "kube-controller-workbook/workbook";
 
 /** Everything one reconcile needs: caches to read, clients to write, the cloud, the event recorder. */
 export interface SiteReconcileDeps {

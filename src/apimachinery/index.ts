@@ -5,7 +5,7 @@
  * the workqueue and the informer import it by path.
  *
  * Imports run downward only: this folder imports nothing of the workbook but the clock. The embedded server
- * (`src/apiserver`) and the machinery (`client/`, `cache/`, `workqueue/`, `controller/`, `leaderelection/`,
+ * (`src/control-plane/apiserver`) and the machinery (`client/`, `cache/`, `workqueue/`, `controller/`, `leaderelection/`,
  * `meta/`) both stand on it and never on each other; `test/docs/layers.test.ts` keeps it that way.
  */
 export * from "./errors.js";

@@ -12,6 +12,17 @@
  */
 import type { MetaObject } from "../apimachinery/object.js";
 
+/**
+ * `metav1.FinalizerOrphanDependents`: the finalizer the API server sets for `propagationPolicy: Orphan`; the
+ * garbage collector removes the owner references to the object from its dependents, then this finalizer.
+ */
+export const ORPHAN_FINALIZER = "orphan";
+/**
+ * `metav1.FinalizerDeleteDependents`: the finalizer the API server sets for `propagationPolicy: Foreground`;
+ * the garbage collector deletes the blocking dependents first, then removes this finalizer.
+ */
+export const FOREGROUND_FINALIZER = "foregroundDeletion";
+
 /** True if `obj` carries the finalizer `name`. */
 export function hasFinalizer(obj: MetaObject, name: string): boolean {
   return obj.metadata?.finalizers?.includes(name) ?? false;

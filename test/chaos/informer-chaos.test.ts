@@ -12,7 +12,7 @@ import { SharedIndexInformer } from "../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { ListWatch } from "../../src/client/list-watch.js";
 import { BuiltinResources } from "../../src/client/resource-descriptor.js";
-import type { Cluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import {
   cachedConfigMaps,
   embedded,

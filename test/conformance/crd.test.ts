@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Cluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import {
   cleanupNamespaces,
   crdEstablished,

@@ -15,7 +15,7 @@ import {
   Watch,
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll } from "vitest";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../src/control-plane/cluster/index.js";
 
 /** The fields of a Kubernetes Status the scenarios assert on. */
 export interface Status {

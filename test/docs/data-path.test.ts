@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/cli/workbook-paths.js";
+import { projectRoot } from "../../src/tools/cli/workbook-paths.js";
 import { markdownMermaidBlocks } from "./mermaid-blocks.js";
 
 const root = projectRoot();

@@ -1,44 +1,49 @@
 /**
- * The layering rule of DESIGN.md and issue 7, checked on the real import graph of `src/`:
- * - the floor (`src/apimachinery`) imports nothing of ours but the clock; the clock imports nothing of ours;
- * - the machinery (client, cache, workqueue, controller, leaderelection, meta), the pictures (viz), the
- *   grading helpers and the built-in controllers never import the embedded server (`src/apiserver`), nor
- *   anything that does (cluster, cli, bench);
- * - the server imports only the floor and the clock, never the machinery.
+ * The layering rule of DESIGN.md (issues 7 and 20), checked on the real import graph of `src/`. `src/` holds the
+ * library at its top and three wings beside it:
+ * - the library (apimachinery, clock, client, cache, workqueue, controller, leaderelection, meta) imports no wing,
+ *   and inside it the floor (apimachinery) imports nothing of ours but the clock;
+ * - the control plane (`control-plane/`) uses the library only where kube-controller-manager would: the built-in
+ *   controllers are written with it as kube-controller-manager is written with client-go; the API server imports
+ *   only the floor and the clock (kube-apiserver is built on apimachinery, not on client-go's machinery); cluster
+ *   starts a server and the built-in controllers and needs nothing else;
+ * - the workbook wing (`workbook/`: the course) may import the library and the control plane;
+ * - the tools (`tools/`: cli, bench) may import anything, and nothing imports them;
+ * - the root entry point (`src/index.ts`) exports the library and `startCluster`; nothing imports it.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/cli/workbook-paths.js";
+import { areaOf, importsOf, sources, src, srcRelative } from "./import-graph.js";
 
-const src = join(projectRoot(), "src");
+const LIBRARY = [
+  "apimachinery",
+  "clock",
+  "client",
+  "cache",
+  "workqueue",
+  "controller",
+  "leaderelection",
+  "meta",
+];
 
-/** Every relative import (static, `export ... from`, dynamic) of a TypeScript source, as a src-relative path. */
-function importsOf(file: string, text: string): string[] {
-  const found: string[] = [];
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
-  for (const m of text.matchAll(pattern)) {
-    const target = resolve(dirname(file), m[1]!);
-    found.push(relative(src, target).split(sep).join("/"));
-  }
-  return found;
+/** The wing of an area: `library`, `root` (src/index.ts) or the wing's folder. */
+function wingOf(area: string): string {
+  if (area === ".") return "root";
+  if (LIBRARY.includes(area)) return "library";
+  return area.split("/")[0]!;
 }
 
-/** The top-level folder of a src-relative path (`cache/reflector.js` -> `cache`; `index.js` -> `.`). */
-function areaOf(path: string): string {
-  const slash = path.indexOf("/");
-  return slash < 0 ? "." : path.slice(0, slash);
-}
+/** Which wings each wing may import (besides itself, within the finer rules of {@link ALLOWED}). */
+const WING_ALLOWED: Record<string, readonly string[]> = {
+  library: ["library"],
+  "control-plane": ["library", "control-plane"],
+  workbook: ["library", "control-plane", "workbook"],
+  tools: ["library", "control-plane", "workbook", "tools"],
+  root: ["library", "control-plane", "workbook"],
+};
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [full] : [];
-  });
-}
-
-/** Which areas each area may import (besides itself). Areas not listed here are not constrained. */
+/** Which areas an area may import (besides itself), finer than its wing's rule. Areas not listed: the wing's rule. */
 const ALLOWED: Record<string, readonly string[]> = {
   clock: [],
   apimachinery: ["clock"],
@@ -48,35 +53,37 @@ const ALLOWED: Record<string, readonly string[]> = {
   cache: ["apimachinery", "clock", "client"],
   controller: ["apimachinery", "clock", "client", "cache", "workqueue", "meta"],
   leaderelection: ["apimachinery", "clock", "client"],
-  "builtin-controllers": [
+  // The root entry point: the library and startCluster(); the wings have entry points of their own.
+  ".": [...LIBRARY, "control-plane/cluster"],
+  "control-plane/apiserver": ["apimachinery", "clock"],
+  // kube-controller-manager: client-go's machinery, and it elects itself with client-go's leaderelection.
+  "control-plane/builtin-controllers": LIBRARY,
+  // Starts the server and the built-in controllers (kind or envtest start real ones): no informer of its own.
+  "control-plane/cluster": [
     "apimachinery",
     "clock",
-    "client",
-    "cache",
-    "workqueue",
-    "controller",
-    "meta",
-    // kube-controller-manager elects itself with client-go's leaderelection.
-    "leaderelection",
+    "control-plane/apiserver",
+    "control-plane/builtin-controllers",
   ],
-  viz: ["apimachinery", "clock"],
-  grading: ["apimachinery", "clock", "viz"],
-  questions: ["apimachinery", "grading", "viz"],
-  apiserver: ["apimachinery", "clock"],
-  "fake-cloud": ["clock"],
-  "workbook-api": ["apimachinery", "client", "controller"],
+  "workbook/viz": ["apimachinery", "clock"],
+  "workbook/grading": ["apimachinery", "clock", "workbook/viz"],
+  "workbook/questions": ["apimachinery", "workbook/grading", "workbook/viz"],
+  "workbook/fake-cloud": ["clock"],
+  "workbook/workbook-api": ["apimachinery", "client", "controller"],
 };
 
-/** Every import that breaks {@link ALLOWED}, as `file -> target` lines. */
+/** Every import that breaks {@link WING_ALLOWED} or {@link ALLOWED}, as `file -> target` lines. */
 function layerViolations(files: ReadonlyArray<{ path: string; text: string }>): string[] {
   const out: string[] = [];
   for (const { path, text } of files) {
-    const from = areaOf(relative(src, path).split(sep).join("/"));
+    const from = areaOf(srcRelative(path));
+    const wing = WING_ALLOWED[wingOf(from)] ?? [];
     const allowed = ALLOWED[from];
-    if (!allowed) continue;
     for (const target of importsOf(path, text)) {
       const to = areaOf(target);
-      if (to !== from && !allowed.includes(to)) out.push(`${relative(src, path)} -> ${target}`);
+      if (to === from) continue;
+      const wingOk = wing.includes(wingOf(to)) && to !== ".";
+      if (!wingOk || (allowed && !allowed.includes(to))) out.push(`${relative(src, path)} -> ${target}`);
     }
   }
   return out;
@@ -85,26 +92,50 @@ function layerViolations(files: ReadonlyArray<{ path: string; text: string }>): 
 describe("layers: imports run downward only", () => {
   const files = sources(src).map((path) => ({ path, text: readFileSync(path, "utf8") }));
 
-  it("finds the source tree", () => {
+  it("finds the source tree, and every area belongs to the library or a wing", () => {
     expect(files.length).toBeGreaterThan(100);
     expect(files.some((f) => f.path.endsWith(join("apimachinery", "errors.ts")))).toBe(true);
+    const areas = new Set(files.map((f) => areaOf(srcRelative(f.path))));
+    expect([...areas].filter((a) => !WING_ALLOWED[wingOf(a)])).toEqual([]);
+    expect(areas).toContain("control-plane/apiserver");
+    expect(areas).toContain("workbook/viz");
+    expect(areas).toContain("tools/cli");
   });
 
-  it("no area imports above itself (the floor imports nothing, machinery never imports the server)", () => {
+  it("every finer rule stays within its wing's rule", () => {
+    const wider = Object.entries(ALLOWED).flatMap(([from, tos]) =>
+      tos.filter((to) => !WING_ALLOWED[wingOf(from)]!.includes(wingOf(to))).map((to) => `${from} -> ${to}`),
+    );
+    expect(wider).toEqual([]);
+  });
+
+  it("no area imports above itself (the library imports no wing, the server no machinery, nothing the tools)", () => {
     expect(layerViolations(files)).toEqual([]);
   });
 
-  it("catches a machinery file that imports the server, so the rule above can fail", () => {
-    const text = 'import { parseLabelSelector } from "../apiserver/selectors/label-selector.js";\n';
+  it("catches imports that run upward, so the rule above can fail", () => {
+    const text =
+      'import { parseLabelSelector } from "../control-plane/apiserver/selectors/label-selector.js";\n';
     const bad = [
       { path: join(src, "cache", "lister.ts"), text },
       { path: join(src, "apimachinery", "keys.ts"), text: 'export * from "../cache/index.js";\n' },
-      { path: join(src, "viz", "chart.ts"), text: 'const m = await import("../apiserver/index.js");\n' },
+      {
+        path: join(src, "workbook", "viz", "chart.ts"),
+        text: 'const m = await import("../../tools/cli/main.js");\n',
+      },
+      { path: join(src, "control-plane", "apiserver", "x.ts"), text: 'import "../../cache/reflector.js";\n' },
+      { path: join(src, "workbook", "site", "y.ts"), text: 'import { z } from "../../index.js";\n' },
+      {
+        path: join(src, "tools", "bench", "ok.ts"),
+        text: 'import { z } from "../../workbook/viz/index.js";\n',
+      },
     ];
     expect(layerViolations(bad)).toEqual([
-      `${join("cache", "lister.ts")} -> apiserver/selectors/label-selector.js`,
+      `${join("cache", "lister.ts")} -> control-plane/apiserver/selectors/label-selector.js`,
       `${join("apimachinery", "keys.ts")} -> cache/index.js`,
-      `${join("viz", "chart.ts")} -> apiserver/index.js`,
+      `${join("workbook", "viz", "chart.ts")} -> tools/cli/main.js`,
+      `${join("control-plane", "apiserver", "x.ts")} -> cache/reflector.js`,
+      `${join("workbook", "site", "y.ts")} -> index.js`,
     ]);
   });
 });

@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listNotebooks } from "../../src/cli/notebooks.js";
-import { projectRoot } from "../../src/cli/workbook-paths.js";
-import { countByNotebook, QUESTION_BANK, renderedSectionTitle } from "../../src/questions/index.js";
+import { listNotebooks } from "../../src/tools/cli/notebooks.js";
+import { projectRoot } from "../../src/tools/cli/workbook-paths.js";
+import { countByNotebook, QUESTION_BANK, renderedSectionTitle } from "../../src/workbook/questions/index.js";
 import { documentFiles } from "./mermaid-blocks.js";
 import {
   brokenSectionLinks,

@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listNotebooks } from "../../src/cli/notebooks.js";
+import { listNotebooks } from "../../src/tools/cli/notebooks.js";
 import { notebookSkipReason, paths } from "../notebooks/notebook-support.js";
 import { freshArtifactDir } from "./support/artifacts.js";
 import { chromiumSkipReason, launchChromium } from "./support/chromium.js";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listNotebooks } from "../../src/cli/notebooks.js";
+import { listNotebooks } from "../../src/tools/cli/notebooks.js";
 import { notebookSkipReason, paths } from "../notebooks/notebook-support.js";
 import { freshArtifactDir } from "./support/artifacts.js";
 import { chromiumSkipReason, launchChromium } from "./support/chromium.js";
@@ -32,7 +32,7 @@ function buildSite(out: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [join(paths.root, "dist", "cli", "main.js"), "site", "--out", out],
+      [join(paths.root, "dist", "tools", "cli", "main.js"), "site", "--out", out],
       {
         cwd: paths.root,
         stdio: ["ignore", "pipe", "pipe"],

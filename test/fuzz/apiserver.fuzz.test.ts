@@ -10,8 +10,8 @@ import https from "node:https";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededRandom } from "../../src/apimachinery/wait/random.js";
-import { createBackend } from "../../src/apiserver/backend.js";
-import { EmbeddedApiServer } from "../../src/apiserver/server.js";
+import { createBackend } from "../../src/control-plane/apiserver/backend.js";
+import { EmbeddedApiServer } from "../../src/control-plane/apiserver/server.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
 const REQUESTS = 3000;

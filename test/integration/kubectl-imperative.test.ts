@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../src/control-plane/cluster/index.js";
 import { KUBECTL, NEEDS_OPENAPI_V3 } from "../support/kubectl.js";
 
 const NS = "imperative";

@@ -12,19 +12,19 @@ import {
   type ErrorHandler,
   type Runnable,
 } from "../../src/apimachinery/lifecycle.js";
-import { GarbageCollector } from "../../src/builtin-controllers/garbage-collector/garbage-collector.js";
-import { NamespaceController } from "../../src/builtin-controllers/namespace/namespace-controller.js";
 import { SharedInformerFactory } from "../../src/cache/factory.js";
 import { Indexer } from "../../src/cache/indexer.js";
 import { Reflector } from "../../src/cache/reflector.js";
 import { SharedIndexInformer } from "../../src/cache/shared-index-informer.js";
 import { ListWatch } from "../../src/client/list-watch.js";
 import { BuiltinResources, type ResourceDescriptor } from "../../src/client/resource-descriptor.js";
-import { type EmbeddedCluster, startCluster } from "../../src/cluster/index.js";
+import { GarbageCollector } from "../../src/control-plane/builtin-controllers/garbage-collector/garbage-collector.js";
+import { NamespaceController } from "../../src/control-plane/builtin-controllers/namespace/namespace-controller.js";
+import { type EmbeddedCluster, startCluster } from "../../src/control-plane/cluster/index.js";
 import { Controller } from "../../src/controller/controller.js";
-import { eventually } from "../../src/grading/eventually.js";
 import { LeaderElector } from "../../src/leaderelection/leader-elector.js";
 import { LeaseLock } from "../../src/leaderelection/lease-lock.js";
+import { eventually } from "../../src/workbook/grading/eventually.js";
 
 let cluster: EmbeddedCluster;
 const namespace = `lifecycle-${Date.now().toString(36)}`;

@@ -8,8 +8,8 @@ import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
 import type { MetaObject } from "../../src/apimachinery/index.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { EmbeddedCluster } from "../../src/cluster/index.js";
-import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import type { EmbeddedCluster } from "../../src/control-plane/cluster/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type WatcherModule = typeof import("../../solutions/01-watch/watcher.js");

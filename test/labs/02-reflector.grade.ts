@@ -9,8 +9,8 @@ import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import type { MetaObject } from "../../src/apimachinery/index.js";
 import { Reflector } from "../../src/cache/index.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { EmbeddedCluster } from "../../src/cluster/index.js";
-import { defineLab, eventually } from "../../src/grading/index.js";
+import type { EmbeddedCluster } from "../../src/control-plane/cluster/index.js";
+import { defineLab, eventually } from "../../src/workbook/grading/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type StoreModule = typeof import("../../solutions/02-reflector/store.js");

@@ -4,8 +4,8 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@k
 import { SharedIndexInformer } from "../../src/cache/index.js";
 import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
 import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { Cluster } from "../../src/cluster/index.js";
-import { consistently, defineLab, eventually } from "../../src/grading/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type FanOutModule = typeof import("../../solutions/03-informer/fan-out.js");

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { FakeClock } from "../../src/clock/index.js";
-import { defineLab } from "../../src/grading/index.js";
+import { defineLab } from "../../src/workbook/grading/index.js";
 
 type QueueModule = typeof import("../../solutions/04-workqueue/workqueue.js");
 

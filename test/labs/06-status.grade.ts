@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
-import type { Cluster } from "../../src/cluster/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import { findStatusCondition } from "../../src/controller/index.js";
-import { consistently, defineLab, eventually } from "../../src/grading/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
-import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook-api/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
+import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/06-status/controller.js");

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isNotFound } from "../../src/apimachinery/index.js";
-import type { Cluster } from "../../src/cluster/index.js";
-import { FakeCloud } from "../../src/fake-cloud/index.js";
-import { consistently, defineLab, eventually } from "../../src/grading/index.js";
-import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../../src/workbook-api/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
+import { FakeCloud } from "../../src/workbook/fake-cloud/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
+import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/07-finalizers/controller.js");

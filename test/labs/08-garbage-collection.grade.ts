@@ -2,10 +2,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { isNotFound } from "../../src/apimachinery/index.js";
-import type { Cluster } from "../../src/cluster/index.js";
-import { defineLab, eventually } from "../../src/grading/index.js";
+import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import { ownerReferenceTo } from "../../src/meta/index.js";
-import { type ConfigSet, configSetClient } from "../../src/workbook-api/index.js";
+import { defineLab, eventually } from "../../src/workbook/grading/index.js";
+import { type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type CollectorModule = typeof import("../../solutions/08-garbage-collection/collector.js");

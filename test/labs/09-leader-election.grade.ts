@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Clock, FakeClock } from "../../src/clock/index.js";
-import { defineLab } from "../../src/grading/index.js";
 import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../src/leaderelection/index.js";
+import { defineLab } from "../../src/workbook/grading/index.js";
 import { loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./support/lease-trials.js";
 
 type CandidateModule = typeof import("../../solutions/09-leader-election/lease-candidate.js");

@@ -7,10 +7,14 @@ import {
   type KubeConfig,
   type V1ConfigMap,
 } from "@kubernetes/client-node";
-import { FakeCloud } from "../../src/fake-cloud/index.js";
-import { consistently, defineLab, eventually } from "../../src/grading/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
-import { STATIC_SITE_FINALIZER, STATIC_SITE_LABEL, type StaticSite } from "../../src/workbook-api/index.js";
+import { FakeCloud } from "../../src/workbook/fake-cloud/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
+import {
+  STATIC_SITE_FINALIZER,
+  STATIC_SITE_LABEL,
+  type StaticSite,
+} from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type OperatorModule = typeof import("../../solutions/10-operator/operator.js");

@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listLabs } from "../../src/cli/grade.js";
-import { workbookPaths } from "../../src/cli/workbook-paths.js";
-import type { GradeRunReport } from "../../src/grading/index.js";
+import { listLabs } from "../../src/tools/cli/grade.js";
+import { workbookPaths } from "../../src/tools/cli/workbook-paths.js";
+import type { GradeRunReport } from "../../src/workbook/grading/index.js";
 
 const paths = workbookPaths();
 const labs = listLabs(paths.labs);
@@ -34,7 +34,7 @@ function grade(lab: string, labsDir: string, gradersDir = paths.graders): GradeR
   const dir = mkdtempSync(join(tmpdir(), "workbook-both-ways-"));
   try {
     const file = join(dir, "report.json");
-    const cli = join(paths.root, "dist", "cli", "main.js");
+    const cli = join(paths.root, "dist", "tools", "cli", "main.js");
     const args = [cli, "grade", "--json", file, "--labs-dir", labsDir, "--graders-dir", gradersDir, lab];
     const run = spawnSync(process.execPath, args, { cwd: paths.root, encoding: "utf8", timeout: 600_000 });
     if (!existsSync(file))

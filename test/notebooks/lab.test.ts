@@ -25,7 +25,7 @@ describe.skipIf(skipReason !== undefined)("npm start (workbook lab)", () => {
     const child = spawn(
       process.execPath,
       [
-        join(paths.root, "dist", "cli", "main.js"),
+        join(paths.root, "dist", "tools", "cli", "main.js"),
         "lab",
         "--no-browser",
         "--ServerApp.port=0",

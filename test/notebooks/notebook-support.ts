@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { notebookProblems } from "../../src/cli/notebook-env.js";
-import { workbookPaths } from "../../src/cli/workbook-paths.js";
+import { notebookProblems } from "../../src/tools/cli/notebook-env.js";
+import { workbookPaths } from "../../src/tools/cli/workbook-paths.js";
 
 export const paths = workbookPaths();
 
@@ -22,7 +22,7 @@ export function runWorkbook(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(paths.root, "dist", "cli", "main.js"), ...args], {
+    const child = spawn(process.execPath, [join(paths.root, "dist", "tools", "cli", "main.js"), ...args], {
       cwd: paths.root,
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QUESTION_BANK, QUESTION_MARKER } from "../../src/questions/index.js";
+import { QUESTION_BANK, QUESTION_MARKER } from "../../src/workbook/questions/index.js";
 import { mermaidParseError } from "../docs/mermaid-parser.js";
 import { BANK_REVIEW_NOTEBOOKS } from "../unit/questions/notebook-questions.js";
 import { notebookSkipReason, paths, runWorkbook } from "./notebook-support.js";
@@ -53,7 +53,7 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     const stdout = printed(join(out, "passes.ipynb"));
     rmSync(out, { recursive: true, force: true });
     expect(code).toBe(1);
-    // Inside the kernel, src/viz found tslab lazily and sent a real text/vnd.mermaid display (not the text fallback).
+    // Inside the kernel, src/workbook/viz found tslab lazily and sent a real text/vnd.mermaid display (not the text fallback).
     expect(shown).toEqual([{ notebook: "passes.ipynb", source: "flowchart LR\n  informer --> queue" }]);
     // liveDisplay updates one output in place: only the last update remains.
     expect(markdown).toEqual([{ notebook: "passes.ipynb", source: "queue depth: 0" }]);

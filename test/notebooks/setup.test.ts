@@ -12,9 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { labArgs } from "../../src/cli/lab.js";
-import { notebookEnv, notebookProblems } from "../../src/cli/notebook-env.js";
-import { listNotebooks, parseNotebooksArgs } from "../../src/cli/notebooks.js";
+import { labArgs } from "../../src/tools/cli/lab.js";
+import { notebookEnv, notebookProblems } from "../../src/tools/cli/notebook-env.js";
+import { listNotebooks, parseNotebooksArgs } from "../../src/tools/cli/notebooks.js";
 import {
   findPython,
   kernelSpec,
@@ -22,8 +22,8 @@ import {
   markVenvCommonJs,
   requirementsFingerprint,
   writeKernelSpec,
-} from "../../src/cli/setup.js";
-import { workbookPaths } from "../../src/cli/workbook-paths.js";
+} from "../../src/tools/cli/setup.js";
+import { workbookPaths } from "../../src/tools/cli/workbook-paths.js";
 
 let dir: string;
 beforeEach(() => {

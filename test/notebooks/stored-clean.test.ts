@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listNotebooks } from "../../src/cli/notebooks.js";
+import { listNotebooks } from "../../src/tools/cli/notebooks.js";
 import { paths } from "./notebook-support.js";
 
 interface Notebook {

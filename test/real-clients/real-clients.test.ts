@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../src/control-plane/cluster/index.js";
 import { cleanupNamespaces, freshNamespace } from "../conformance/support.js";
 import { buildRealClients, goUnavailableReason } from "./build.js";
 

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { WorkbookPaths } from "../../../src/cli/workbook-paths.js";
+import type { WorkbookPaths } from "../../../src/tools/cli/workbook-paths.js";
 
 /** A running JupyterLab: where it is, and how to stop it. */
 export interface LabServer {
@@ -98,7 +98,7 @@ export async function startLab(
   writeSettings(settings);
   const token = randomBytes(16).toString("hex");
   const args = [
-    join(paths.root, "dist", "cli", "main.js"),
+    join(paths.root, "dist", "tools", "cli", "main.js"),
     "lab",
     "--no-browser",
     "--ServerApp.ip=127.0.0.1",

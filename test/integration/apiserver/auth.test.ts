@@ -1,6 +1,6 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { request, startServer } from "./helpers.js";
 
 describe("TLS and bearer-token authentication", () => {

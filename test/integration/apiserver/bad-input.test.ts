@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBackend } from "../../../src/apiserver/backend.js";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import { createBackend } from "../../../src/control-plane/apiserver/backend.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { cm, request, serverPerTest, startServer } from "./helpers.js";
 
 const CMS = "/api/v1/namespaces/default/configmaps";

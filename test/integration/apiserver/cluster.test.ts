@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { run as runClusterCli } from "../../../src/cli/cluster.js";
-import type { EmbeddedCluster } from "../../../src/cluster/embedded.js";
-import { type KubeconfigCluster, startCluster } from "../../../src/cluster/index.js";
+import type { EmbeddedCluster } from "../../../src/control-plane/cluster/embedded.js";
+import { type KubeconfigCluster, startCluster } from "../../../src/control-plane/cluster/index.js";
+import { run as runClusterCli } from "../../../src/tools/cli/cluster.js";
 import { until } from "./helpers.js";
 
 describe("cluster backends", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { request, startServer } from "./helpers.js";
 
 describe("discovery and health", () => {

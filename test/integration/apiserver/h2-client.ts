@@ -1,6 +1,6 @@
 /** Test helpers: talk to an EmbeddedApiServer over HTTP/2 with node:http2 (no client library). */
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from "node:http2";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { jsonOrUndefined, type RawRequest, type RawResponse } from "./helpers.js";
 
 /**

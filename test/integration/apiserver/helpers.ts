@@ -1,8 +1,11 @@
 /** Test helpers: start an EmbeddedApiServer and talk to it with raw node:https (no client library). */
 import https from "node:https";
 import { afterEach } from "vitest";
-import { createBackend } from "../../../src/apiserver/backend.js";
-import { EmbeddedApiServer, type EmbeddedApiServerOptions } from "../../../src/apiserver/server.js";
+import { createBackend } from "../../../src/control-plane/apiserver/backend.js";
+import {
+  EmbeddedApiServer,
+  type EmbeddedApiServerOptions,
+} from "../../../src/control-plane/apiserver/server.js";
 
 export interface RawResponse {
   status: number;

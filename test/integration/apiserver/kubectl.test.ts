@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { KUBECTL, NEEDS_OPENAPI_V3 } from "../../support/kubectl.js";
 import { startServer } from "./helpers.js";
 

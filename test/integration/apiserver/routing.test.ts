@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestInfo } from "../../../src/apiserver/http/request-info.js";
+import { parseRequestInfo } from "../../../src/control-plane/apiserver/http/request-info.js";
 import { request, serverPerTest } from "./helpers.js";
 
 describe("parseRequestInfo (kube-apiserver's RequestInfoFactory)", () => {

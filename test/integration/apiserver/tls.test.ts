@@ -1,7 +1,7 @@
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { generateServingCertificates } from "../../../src/apiserver/tls.js";
+import { generateServingCertificates } from "../../../src/control-plane/apiserver/tls.js";
 
 function get(host: string, port: number, ca: string): Promise<string> {
   return new Promise((resolve, reject) => {

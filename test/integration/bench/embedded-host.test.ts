@@ -2,14 +2,14 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import type * as Host from "../../../src/bench/embedded-host.js";
+import type * as Host from "../../../src/tools/bench/embedded-host.js";
 
 /**
  * The benchmark host forks its own module, so it runs from the build (dist/), as `npm run bench` runs it. Its churn
  * made one write more than planned most of the time (a timer fires up to a millisecond before
  * `performance.now()` says it is due), which the fan-out ladder read as lost deliveries.
  */
-const built = resolve("dist/bench/embedded-host.js");
+const built = resolve("dist/tools/bench/embedded-host.js");
 
 describe.skipIf(!existsSync(built))("the benchmark host's churn", () => {
   it("makes at most the writes it planned, at the rate asked", { timeout: 60_000 }, async () => {

@@ -2,11 +2,11 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import type * as FamilyProcess from "../../../src/bench/family-process.js";
-import type * as Registry from "../../../src/bench/registry.js";
+import type * as FamilyProcess from "../../../src/tools/bench/family-process.js";
+import type * as Registry from "../../../src/tools/bench/registry.js";
 
 /** A family runs in a child forked from the build (dist/), as `npm run bench` runs it. */
-const built = (name: string) => resolve(`dist/bench/${name}.js`);
+const built = (name: string) => resolve(`dist/tools/bench/${name}.js`);
 
 describe.skipIf(!existsSync(built("family-process")))("a benchmark family in a fresh process", () => {
   it("answers the family's result, and an error for a family that is not there", {

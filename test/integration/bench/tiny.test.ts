@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FamilyReport } from "../../../src/bench/report.js";
+import type { FamilyReport } from "../../../src/tools/bench/report.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 /**
@@ -12,7 +12,7 @@ import { mermaidParseError } from "../../docs/mermaid-parser.js";
  * like every diagram of the repository), and named any peer it could not run.
  */
 
-const cli = "dist/cli/main.js";
+const cli = "dist/tools/cli/main.js";
 const out = mkdtempSync(join(tmpdir(), "bench-tiny-"));
 const families = [
   "client-go",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GarbageCollector } from "../../../src/builtin-controllers/index.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { GarbageCollector } from "../../../src/control-plane/builtin-controllers/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { configMaps, eventually, refTo } from "./helpers.js";
 
 /**

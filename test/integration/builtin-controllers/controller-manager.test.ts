@@ -11,8 +11,8 @@ import {
   ControllerManager,
   NODE_LEASE_NAMESPACE,
   NodeLeaseMonitor,
-} from "../../../src/builtin-controllers/index.js";
-import { type EmbeddedCluster, startCluster } from "../../../src/cluster/index.js";
+} from "../../../src/control-plane/builtin-controllers/index.js";
+import { type EmbeddedCluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { KUBECTL } from "../../support/kubectl.js";
 import { eventually } from "./helpers.js";
 

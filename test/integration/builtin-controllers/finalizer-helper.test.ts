@@ -1,6 +1,6 @@
 import { ApiException, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { type FinalizerEvent, finalizer, type PatchFinalizers } from "../../../src/meta/index.js";
 import { configMaps } from "./helpers.js";
 

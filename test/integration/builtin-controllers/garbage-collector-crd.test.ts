@@ -1,6 +1,6 @@
 import { ApiException, ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { configMaps, eventually, refTo } from "./helpers.js";
 
 /** The collector re-discovers resources when a CRD appears, and then collects custom resources too. */

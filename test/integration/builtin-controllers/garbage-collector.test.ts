@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { configMaps, eventually, refTo } from "./helpers.js";
 
 /**

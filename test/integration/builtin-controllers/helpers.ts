@@ -1,5 +1,5 @@
 import { ApiException, CoreV1Api, type V1ConfigMap, type V1OwnerReference } from "@kubernetes/client-node";
-import type { Cluster } from "../../../src/cluster/index.js";
+import type { Cluster } from "../../../src/control-plane/cluster/index.js";
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns the last answer. */
 export async function eventually(

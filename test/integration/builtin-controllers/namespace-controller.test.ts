@@ -1,6 +1,6 @@
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { configMaps, eventually } from "./helpers.js";
 
 /** Namespace deletion end to end: Terminating, content deleted, `kubernetes` finalized, namespace gone. */

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { AbsentOwnerCache } from "../../../src/builtin-controllers/garbage-collector/absent-owner-cache.js";
-import { type GraphNode, OwnerGraph } from "../../../src/builtin-controllers/garbage-collector/graph.js";
+import { AbsentOwnerCache } from "../../../src/control-plane/builtin-controllers/garbage-collector/absent-owner-cache.js";
+import {
+  type GraphNode,
+  OwnerGraph,
+} from "../../../src/control-plane/builtin-controllers/garbage-collector/graph.js";
 
 function node(
   uid: string,

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GarbageCollector, NamespaceController } from "../../../src/builtin-controllers/index.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import {
+  GarbageCollector,
+  NamespaceController,
+} from "../../../src/control-plane/builtin-controllers/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { eventually } from "./helpers.js";
 
 /** Both controllers leave nothing running: their watches close on stop, and stop is idempotent. */

@@ -1,9 +1,9 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
-import { createBackend } from "../../../src/apiserver/backend.js";
-import type { ApiBackend } from "../../../src/apiserver/types.js";
 import type { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { createBackend } from "../../../src/control-plane/apiserver/backend.js";
+import type { ApiBackend } from "../../../src/control-plane/apiserver/types.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 
 /** An embedded cluster, a CoreV1Api on it, and its backend (to seed many objects without HTTP). */
 export async function embedded(): Promise<{

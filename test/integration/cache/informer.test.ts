@@ -1,13 +1,13 @@
 import type { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
-import type { ApiBackend } from "../../../src/apiserver/types.js";
 import { SharedInformerFactory } from "../../../src/cache/factory.js";
 import { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
 import { DeletedFinalStateUnknown } from "../../../src/cache/tombstone.js";
 import { ListWatch } from "../../../src/client/list-watch.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
-import type { Cluster } from "../../../src/cluster/index.js";
+import type { ApiBackend } from "../../../src/control-plane/apiserver/types.js";
+import type { Cluster } from "../../../src/control-plane/cluster/index.js";
 import {
   cachedConfigMaps,
   embedded,

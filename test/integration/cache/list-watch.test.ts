@@ -4,7 +4,7 @@ import { ExpiredError, StatusError } from "../../../src/apimachinery/errors.js";
 import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { ListWatch, type ListWatchEvent } from "../../../src/client/list-watch.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
-import type { Cluster } from "../../../src/cluster/index.js";
+import type { Cluster } from "../../../src/control-plane/cluster/index.js";
 import { embedded, eventually } from "./helpers.js";
 
 let cluster: Cluster;

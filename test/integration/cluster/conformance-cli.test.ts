@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { run } from "../../../src/cli/conformance.js";
+import { run } from "../../../src/tools/cli/conformance.js";
 
 let dir: string;
 beforeEach(() => {

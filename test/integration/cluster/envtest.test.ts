@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findEnvtestAssets } from "../../../src/cluster/envtest/assets.js";
-import type { EnvtestCluster } from "../../../src/cluster/envtest.js";
-import { startCluster } from "../../../src/cluster/index.js";
+import { findEnvtestAssets } from "../../../src/control-plane/cluster/envtest/assets.js";
+import type { EnvtestCluster } from "../../../src/control-plane/cluster/envtest.js";
+import { startCluster } from "../../../src/control-plane/cluster/index.js";
 
 const assets = findEnvtestAssets();
 const skipReason =

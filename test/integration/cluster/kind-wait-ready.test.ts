@@ -1,9 +1,9 @@
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findEnvtestAssets } from "../../../src/cluster/envtest/assets.js";
-import type { EnvtestCluster } from "../../../src/cluster/envtest.js";
-import { startCluster } from "../../../src/cluster/index.js";
-import { waitForKindReady } from "../../../src/cluster/kind/wait-ready.js";
+import { findEnvtestAssets } from "../../../src/control-plane/cluster/envtest/assets.js";
+import type { EnvtestCluster } from "../../../src/control-plane/cluster/envtest.js";
+import { startCluster } from "../../../src/control-plane/cluster/index.js";
+import { waitForKindReady } from "../../../src/control-plane/cluster/kind/wait-ready.js";
 
 // The kind backend's last start-up step, checked against a real kube-apiserver (envtest has no kubelet, so the
 // test plays the kubelet and the ServiceAccount controller by writing the objects they would).

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ENVTEST_VERSION } from "../../../src/cluster/envtest/version.js";
-import { startCluster } from "../../../src/cluster/index.js";
-import { kindUnavailableReason } from "../../../src/cluster/kind/availability.js";
-import { loadImageIntoNode } from "../../../src/cluster/kind/load-image.js";
-import { docker } from "../../../src/cluster/kind/node-image/docker-cli.js";
-import { kindCacheRoot } from "../../../src/cluster/kind/node-image/go-binaries.js";
-import type { KindCluster } from "../../../src/cluster/kind.js";
+import { DEFAULT_ENVTEST_VERSION } from "../../../src/control-plane/cluster/envtest/version.js";
+import { startCluster } from "../../../src/control-plane/cluster/index.js";
+import { kindUnavailableReason } from "../../../src/control-plane/cluster/kind/availability.js";
+import { loadImageIntoNode } from "../../../src/control-plane/cluster/kind/load-image.js";
+import { docker } from "../../../src/control-plane/cluster/kind/node-image/docker-cli.js";
+import { kindCacheRoot } from "../../../src/control-plane/cluster/kind/node-image/go-binaries.js";
+import type { KindCluster } from "../../../src/control-plane/cluster/kind.js";
 
 // Runs for real only where a container engine answers and a node image can be had (present, pulled, or built
 // here by `workbook kind build-image`); skips with the reason everywhere else.

@@ -1,7 +1,7 @@
 import { ApiException, CoordinationV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededRandom } from "../../../src/apimachinery/wait/index.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { LeaderElector, LeaseLock } from "../../../src/leaderelection/index.js";
 
 /**

@@ -1,7 +1,7 @@
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isConflict, toStatusError } from "../../../src/apimachinery/errors.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import {
   bucketClient,
   CONFIGSET_LABEL,
@@ -11,7 +11,7 @@ import {
   uninstallWorkbookApi,
   WORKBOOK_API_VERSION,
   WorkbookResources,
-} from "../../../src/index.js";
+} from "../../../src/workbook/index.js";
 
 let cluster: Cluster;
 const namespace = `wbapi-${Date.now().toString(36)}`;

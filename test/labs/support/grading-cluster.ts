@@ -10,8 +10,8 @@ import {
   type EmbeddedCluster,
   type StartClusterOptions,
   startCluster,
-} from "../../../src/cluster/index.js";
-import { installWorkbookApi } from "../../../src/workbook-api/index.js";
+} from "../../../src/control-plane/cluster/index.js";
+import { installWorkbookApi } from "../../../src/workbook/workbook-api/index.js";
 
 /** What a grader holds: the lazily started cluster, namespaces made on it, and the teardown of both. */
 export interface GradingCluster<C extends Cluster> {

@@ -9,8 +9,8 @@ import {
   decodeKubernetesProtobuf,
   goDurationString,
   knownKinds,
-} from "../../../src/apiserver/http/protobuf/index.js";
-import { GENERATED_MESSAGE_FLAGS } from "../../../src/apiserver/schema/generated/kubernetes-schemas.js";
+} from "../../../src/control-plane/apiserver/http/protobuf/index.js";
+import { GENERATED_MESSAGE_FLAGS } from "../../../src/control-plane/apiserver/schema/generated/kubernetes-schemas.js";
 import { bfield, entry, envelope, fields, key, sfield, varint, vfield } from "../../support/proto-encoder.js";
 
 const decode = (apiVersion: string, kind: string, raw: Uint8Array) =>

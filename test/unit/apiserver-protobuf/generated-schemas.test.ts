@@ -10,20 +10,26 @@ import {
   GENERATED_KINDS,
   GENERATED_MESSAGE_FLAGS,
   GENERATED_MESSAGES,
-} from "../../../src/apiserver/schema/generated/kubernetes-schemas.js";
+} from "../../../src/control-plane/apiserver/schema/generated/kubernetes-schemas.js";
 import {
   buildSchemaTable,
   groupNameOf,
   renderSchemaModule,
   shortName,
-} from "../../../src/apiserver/schema/generator/generate.js";
+} from "../../../src/control-plane/apiserver/schema/generator/generate.js";
 import {
   parseGoField,
   parseGoPackage,
   tagValue,
-} from "../../../src/apiserver/schema/generator/go-struct-tags.js";
-import { GENERATED_SCHEMA_PATH, generateSchemaModule } from "../../../src/apiserver/schema/generator/main.js";
-import { markersOf, parseProtoFile } from "../../../src/apiserver/schema/generator/proto-files.js";
+} from "../../../src/control-plane/apiserver/schema/generator/go-struct-tags.js";
+import {
+  GENERATED_SCHEMA_PATH,
+  generateSchemaModule,
+} from "../../../src/control-plane/apiserver/schema/generator/main.js";
+import {
+  markersOf,
+  parseProtoFile,
+} from "../../../src/control-plane/apiserver/schema/generator/proto-files.js";
 import { findGo } from "../../real-clients/build.js";
 
 const PROTO = `

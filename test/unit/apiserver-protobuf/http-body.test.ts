@@ -4,7 +4,7 @@
  * 415 Status, and the server keeps serving. Runs without kubectl (node:https against the embedded server).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmbeddedApiServer } from "../../../src/apiserver/server.js";
+import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
 import { request, startServer } from "../../integration/apiserver/helpers.js";
 import { bfield, entry, envelope, fields, sfield } from "../../support/proto-encoder.js";
 import { kubectlBody } from "./kubectl-bodies.js";

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { MalformedProtobufError, ProtoReader, WireType } from "../../../src/apiserver/http/protobuf/index.js";
+import {
+  MalformedProtobufError,
+  ProtoReader,
+  WireType,
+} from "../../../src/control-plane/apiserver/http/protobuf/index.js";
 import { bfield, fields, key, varint } from "../../support/proto-encoder.js";
 
 const reader = (...bytes: number[]) => new ProtoReader(Uint8Array.from(bytes));

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   acceptsAggregatedDiscovery,
   aggregatedDiscovery,
-} from "../../../src/apiserver/http/aggregated-discovery.js";
-import { defineResourceType } from "../../../src/apiserver/registry/resource-type.js";
+} from "../../../src/control-plane/apiserver/http/aggregated-discovery.js";
+import { defineResourceType } from "../../../src/control-plane/apiserver/registry/resource-type.js";
 
 describe("aggregated discovery", () => {
   it("recognises the v2 media type in any position and parameter order, and nothing else", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayRepeatKeys, parseObjectBody } from "../../../src/apiserver/http/body.js";
+import { mayRepeatKeys, parseObjectBody } from "../../../src/control-plane/apiserver/http/body.js";
 
 const parse = (text: string) => parseObjectBody(Buffer.from(text, "utf8"), "ConfigMap");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBackend } from "../../../src/apiserver/backend.js";
 import { FakeClock } from "../../../src/clock/fake-clock.js";
+import { createBackend } from "../../../src/control-plane/apiserver/backend.js";
 import { apiError, configMap, setup } from "./helpers.js";
 
 const createBackendWithRandom = (random: () => number) => createBackend({ clock: new FakeClock(), random });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finalizersForDeletion } from "../../../src/apiserver/registry/deletion-policy.js";
+import { finalizersForDeletion } from "../../../src/control-plane/apiserver/registry/deletion-policy.js";
 import { apiError, configMap, recorder, setup } from "./helpers.js";
 
 describe("GC finalizers for a DELETE (precedence orphanDependents > propagationPolicy > existing > default)", () => {

@@ -1,20 +1,26 @@
 import { describe, expect, it } from "vitest";
 import type { StatusError } from "../../../src/apimachinery/errors.js";
 import type { KubeObject } from "../../../src/apimachinery/object.js";
-import { applyConfiguration } from "../../../src/apiserver/fieldmanager/apply.js";
-import { compareObjects } from "../../../src/apiserver/fieldmanager/compare.js";
-import { applyConflictError } from "../../../src/apiserver/fieldmanager/conflicts.js";
-import { type FieldManagerScope, recordUpdate } from "../../../src/apiserver/fieldmanager/field-manager.js";
-import { FieldSet } from "../../../src/apiserver/fieldmanager/field-set.js";
+import { applyConfiguration } from "../../../src/control-plane/apiserver/fieldmanager/apply.js";
+import { compareObjects } from "../../../src/control-plane/apiserver/fieldmanager/compare.js";
+import { applyConflictError } from "../../../src/control-plane/apiserver/fieldmanager/conflicts.js";
+import {
+  type FieldManagerScope,
+  recordUpdate,
+} from "../../../src/control-plane/apiserver/fieldmanager/field-manager.js";
+import { FieldSet } from "../../../src/control-plane/apiserver/fieldmanager/field-set.js";
 import {
   decodeManagedFields,
   ManagedFieldsError,
-} from "../../../src/apiserver/fieldmanager/managed-fields.js";
-import { managerFromUserAgent } from "../../../src/apiserver/fieldmanager/manager-name.js";
-import { mergeValues } from "../../../src/apiserver/fieldmanager/merge.js";
-import { builtinMergeType, crdMergeType } from "../../../src/apiserver/fieldmanager/merge-schema.js";
-import { pathString } from "../../../src/apiserver/fieldmanager/path-element.js";
-import { toFieldSet } from "../../../src/apiserver/fieldmanager/to-field-set.js";
+} from "../../../src/control-plane/apiserver/fieldmanager/managed-fields.js";
+import { managerFromUserAgent } from "../../../src/control-plane/apiserver/fieldmanager/manager-name.js";
+import { mergeValues } from "../../../src/control-plane/apiserver/fieldmanager/merge.js";
+import {
+  builtinMergeType,
+  crdMergeType,
+} from "../../../src/control-plane/apiserver/fieldmanager/merge-schema.js";
+import { pathString } from "../../../src/control-plane/apiserver/fieldmanager/path-element.js";
+import { toFieldSet } from "../../../src/control-plane/apiserver/fieldmanager/to-field-set.js";
 
 const DEPLOYMENT = builtinMergeType("apps/v1", "Deployment")!;
 const CONFIGMAP = builtinMergeType("v1", "ConfigMap")!;

@@ -1,8 +1,8 @@
 import { StatusError } from "../../../src/apimachinery/errors.js";
 import type { KubeObject } from "../../../src/apimachinery/object.js";
-import { type Backend, createBackend } from "../../../src/apiserver/backend.js";
-import type { ResourceType, WatchEvent, WatchSink } from "../../../src/apiserver/types.js";
 import { FakeClock } from "../../../src/clock/fake-clock.js";
+import { type Backend, createBackend } from "../../../src/control-plane/apiserver/backend.js";
+import type { ResourceType, WatchEvent, WatchSink } from "../../../src/control-plane/apiserver/types.js";
 
 /** A backend on a fake clock with a seeded random source, plus shortcuts to its resource types. */
 export function setup(options: { historySize?: number; bookmarkIntervalMs?: number } = {}) {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
-import type { DeleteOptions, PatchType } from "../../../src/apiserver/types.js";
+import type { DeleteOptions, PatchType } from "../../../src/control-plane/apiserver/types.js";
 import { configMap, setup, widgetCrd } from "./helpers.js";
 
 const PATCH_TYPES: PatchType[] = [

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../../src/apimachinery/object.js";
-import type { WatchEvent } from "../../../src/apiserver/types.js";
+import type { WatchEvent } from "../../../src/control-plane/apiserver/types.js";
 import { apiError, recorder, setup } from "./helpers.js";
 
 type Op =

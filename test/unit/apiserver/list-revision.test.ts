@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
-import { encodeContinue } from "../../../src/apiserver/storage/continue-token.js";
-import { resolveListPosition } from "../../../src/apiserver/storage/list-revision.js";
-import type { ListOptions } from "../../../src/apiserver/types.js";
+import { encodeContinue } from "../../../src/control-plane/apiserver/storage/continue-token.js";
+import { resolveListPosition } from "../../../src/control-plane/apiserver/storage/list-revision.js";
+import type { ListOptions } from "../../../src/control-plane/apiserver/types.js";
 
 const CURRENT = 100;
 const COMPACTED = 50;

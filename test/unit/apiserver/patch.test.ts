@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyJsonPatch } from "../../../src/apiserver/patch/json-patch.js";
-import { applyMergePatch } from "../../../src/apiserver/patch/merge-patch.js";
+import { applyJsonPatch } from "../../../src/control-plane/apiserver/patch/json-patch.js";
+import { applyMergePatch } from "../../../src/control-plane/apiserver/patch/merge-patch.js";
 import { apiError, configMap, setup, widgetCrd } from "./helpers.js";
 
 describe("merge patch (RFC 7386)", () => {

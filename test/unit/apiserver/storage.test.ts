@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ChangeEvent } from "../../../src/apiserver/storage/change-event.js";
-import { EventHistory } from "../../../src/apiserver/storage/event-history.js";
-import { KeyHistory } from "../../../src/apiserver/storage/key-history.js";
-import { MvccStore } from "../../../src/apiserver/storage/mvcc-store.js";
-import { StoredVersion } from "../../../src/apiserver/storage/stored-version.js";
-import type { WatchEvent } from "../../../src/apiserver/types.js";
+import { ChangeEvent } from "../../../src/control-plane/apiserver/storage/change-event.js";
+import { EventHistory } from "../../../src/control-plane/apiserver/storage/event-history.js";
+import { KeyHistory } from "../../../src/control-plane/apiserver/storage/key-history.js";
+import { MvccStore } from "../../../src/control-plane/apiserver/storage/mvcc-store.js";
+import { StoredVersion } from "../../../src/control-plane/apiserver/storage/stored-version.js";
+import type { WatchEvent } from "../../../src/control-plane/apiserver/types.js";
 import { apiError, configMap, setup } from "./helpers.js";
 
 const v = (rev: number, deleted = false) =>

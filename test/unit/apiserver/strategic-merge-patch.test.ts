@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyStrategicMergePatch } from "../../../src/apiserver/patch/strategic-merge-patch.js";
+import { applyStrategicMergePatch } from "../../../src/control-plane/apiserver/patch/strategic-merge-patch.js";
 import { apiError, setup, widgetCrd } from "./helpers.js";
 
 const pod = {

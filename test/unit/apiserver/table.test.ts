@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { humanDuration, toTable } from "../../../src/apiserver/registry/table.js";
+import { humanDuration, toTable } from "../../../src/control-plane/apiserver/registry/table.js";
 import { configMap, setup } from "./helpers.js";
 
 const S = 1000;

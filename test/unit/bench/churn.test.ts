@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { churnWrites } from "../../../src/bench/embedded-host.js";
+import { churnWrites } from "../../../src/tools/bench/embedded-host.js";
 
 describe("churnWrites", () => {
   it("counts the writes due strictly inside the window, the first at 0 ms", () => {

@@ -7,7 +7,7 @@ import {
   clientGoVersionOf,
   findClientGoPeer,
   sourceHash,
-} from "../../../src/bench/peers/client-go.js";
+} from "../../../src/tools/bench/peers/client-go.js";
 
 const saved = { PATH: process.env.PATH, WORKBOOK_PEER_CACHE: process.env.WORKBOOK_PEER_CACHE };
 

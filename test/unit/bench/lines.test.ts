@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineSplitter } from "../../../src/bench/lines.js";
+import { lineSplitter } from "../../../src/tools/bench/lines.js";
 
 describe("lineSplitter", () => {
   it("gives each complete line once, however the chunks cut them, and keeps a partial line for later", () => {

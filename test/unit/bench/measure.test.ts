@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countTo, logLogSlope, median, percentile } from "../../../src/bench/measure.js";
-import { judged, meets, peerCost, peerRate } from "../../../src/bench/types.js";
+import { countTo, logLogSlope, median, percentile } from "../../../src/tools/bench/measure.js";
+import { judged, meets, peerCost, peerRate } from "../../../src/tools/bench/types.js";
 
 describe("bench statistics", () => {
   it("fits the log-log slope: linear 1, flat 0, square 2", () => {

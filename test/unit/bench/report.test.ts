@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type FamilyReport, type RunInfo, renderMarkdown, renderSummary } from "../../../src/bench/report.js";
-import { xyChart } from "../../../src/viz/xychart.js";
+import {
+  type FamilyReport,
+  type RunInfo,
+  renderMarkdown,
+  renderSummary,
+} from "../../../src/tools/bench/report.js";
+import { xyChart } from "../../../src/workbook/viz/xychart.js";
 
 const info: RunInfo = {
   date: "2026-12-02T00:00:00.000Z",

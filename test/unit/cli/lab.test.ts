@@ -3,10 +3,10 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jupyterDefaultsFiles, writeJupyterDefaults } from "../../../src/cli/jupyter-defaults.js";
-import { labAddress, labProblems, portMessage, runLab } from "../../../src/cli/lab.js";
-import { checkPort } from "../../../src/cli/port-check.js";
-import { workbookPaths } from "../../../src/cli/workbook-paths.js";
+import { jupyterDefaultsFiles, writeJupyterDefaults } from "../../../src/tools/cli/jupyter-defaults.js";
+import { labAddress, labProblems, portMessage, runLab } from "../../../src/tools/cli/lab.js";
+import { checkPort } from "../../../src/tools/cli/port-check.js";
+import { workbookPaths } from "../../../src/tools/cli/workbook-paths.js";
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const cli = "dist/cli/main.js";
+const cli = "dist/tools/cli/main.js";
 const workbook = (...args: string[]) =>
   spawnSync(process.execPath, [cli, ...args], {
     encoding: "utf8",

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseQuizArgs, runQuiz } from "../../../src/cli/quiz.js";
-import { projectRoot } from "../../../src/cli/workbook-paths.js";
-import { QUESTION_BANK, selectQuestions } from "../../../src/questions/index.js";
+import { parseQuizArgs, runQuiz } from "../../../src/tools/cli/quiz.js";
+import { projectRoot } from "../../../src/tools/cli/workbook-paths.js";
+import { QUESTION_BANK, selectQuestions } from "../../../src/workbook/questions/index.js";
 
 let dir: string;
 beforeEach(() => {
@@ -97,7 +97,7 @@ describe("workbook quiz", () => {
     const root = projectRoot();
     const run = spawnSync(
       process.execPath,
-      [join(root, "dist", "cli", "main.js"), "quiz", "--interview", "3", "--seed", "21"],
+      [join(root, "dist", "tools", "cli", "main.js"), "quiz", "--interview", "3", "--seed", "21"],
       { encoding: "utf8", input: ["a watch", "", "", "a cache", ""].join("\n"), timeout: 30_000 },
     );
     expect(run.status, run.stderr).toBe(0);
@@ -130,7 +130,7 @@ describe("workbook quiz", () => {
     const root = projectRoot();
     const run = spawnSync(
       process.execPath,
-      [join(root, "dist", "cli", "main.js"), "quiz", "--topic", "nope"],
+      [join(root, "dist", "tools", "cli", "main.js"), "quiz", "--topic", "nope"],
       {
         encoding: "utf8",
         input: "",

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { run as conformance } from "../../../src/cli/conformance.js";
-import { run as envtest } from "../../../src/cli/envtest.js";
+import { run as conformance } from "../../../src/tools/cli/conformance.js";
+import { run as envtest } from "../../../src/tools/cli/envtest.js";
 
 function captureStderr() {
   const chunks: string[] = [];

@@ -4,7 +4,7 @@ import {
   conformanceDifferences,
   parseVitestJson,
   renderConformanceReport,
-} from "../../../src/cli/conformance/report.js";
+} from "../../../src/tools/cli/conformance/report.js";
 
 const report = {
   testResults: [

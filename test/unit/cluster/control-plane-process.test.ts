@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
-import { ControlPlaneProcess } from "../../../src/cluster/envtest/process.js";
+import { ControlPlaneProcess } from "../../../src/control-plane/cluster/envtest/process.js";
 
 let dir: string;
 beforeEach(() => {

@@ -2,13 +2,16 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findEnvtestAssets, requireEnvtestAssets } from "../../../src/cluster/envtest/assets.js";
+import {
+  findEnvtestAssets,
+  requireEnvtestAssets,
+} from "../../../src/control-plane/cluster/envtest/assets.js";
 import {
   envtestCacheRoot,
   envtestVersionDir,
   normalizeVersion,
   stagingVersion,
-} from "../../../src/cluster/envtest/version.js";
+} from "../../../src/control-plane/cluster/envtest/version.js";
 
 let root: string;
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { tokenAuthLine } from "../../../src/cluster/envtest/credentials.js";
+import { tokenAuthLine } from "../../../src/control-plane/cluster/envtest/credentials.js";
 import {
   type ControlPlaneLayout,
   etcdFlags,
   kubeApiserverFlags,
   kubeControllerManagerFlags,
   toArgs,
-} from "../../../src/cluster/envtest/flags.js";
+} from "../../../src/control-plane/cluster/envtest/flags.js";
 
 const layout: ControlPlaneLayout = {
   etcdDataDir: "/tmp/x/etcd",

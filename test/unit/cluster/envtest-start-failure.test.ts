@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startEnvtestCluster } from "../../../src/cluster/envtest.js";
+import { startEnvtestCluster } from "../../../src/control-plane/cluster/envtest.js";
 
 let root: string;
 let assets: string;

@@ -5,7 +5,7 @@ import {
   renderMain,
   stagingModulesFrom,
   versionLdflags,
-} from "../../../src/cluster/envtest/go-module.js";
+} from "../../../src/control-plane/cluster/envtest/go-module.js";
 
 // An excerpt in the shape of k8s.io/kubernetes' go.mod.
 const kubernetesGoMod = `module k8s.io/kubernetes

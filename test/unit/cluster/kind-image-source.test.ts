@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { kindUnavailableReason } from "../../../src/cluster/kind/availability.js";
-import { DEFAULT_KIND_NODE_IMAGE } from "../../../src/cluster/kind/image.js";
+import { kindUnavailableReason } from "../../../src/control-plane/cluster/kind/availability.js";
+import { DEFAULT_KIND_NODE_IMAGE } from "../../../src/control-plane/cluster/kind/image.js";
 import {
   chooseKindImage,
   type ImageStore,
   KindImageUnavailableError,
-} from "../../../src/cluster/kind/image-source.js";
-import { localNodeImage } from "../../../src/cluster/kind/node-image/tag.js";
+} from "../../../src/control-plane/cluster/kind/image-source.js";
+import { localNodeImage } from "../../../src/control-plane/cluster/kind/node-image/tag.js";
 
 const NO_REGISTRY =
   'Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io: no such host';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderCniManifest } from "../../../src/cluster/kind/cni.js";
-import { DEFAULT_KIND_NODE_IMAGE, resolveKindImage } from "../../../src/cluster/kind/image.js";
-import { rewriteKindKubeconfig } from "../../../src/cluster/kind/kubeconfig-rewrite.js";
+import { renderCniManifest } from "../../../src/control-plane/cluster/kind/cni.js";
+import { DEFAULT_KIND_NODE_IMAGE, resolveKindImage } from "../../../src/control-plane/cluster/kind/image.js";
+import { rewriteKindKubeconfig } from "../../../src/control-plane/cluster/kind/kubeconfig-rewrite.js";
 
 // The shape kubeadm writes to /etc/kubernetes/admin.conf (credentials shortened).
 const adminConf = `apiVersion: v1

@@ -4,24 +4,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAllYaml } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { run as kindCli } from "../../../src/cli/kind.js";
-import { renderCniManifest as templateCni } from "../../../src/cluster/kind/cni.js";
-import { kubeadmConfigDocuments } from "../../../src/cluster/kind/kubeadm-config.js";
-import { componentImages } from "../../../src/cluster/kind/node-image/component-images.js";
-import { kindCacheRoot, renderNodeMain } from "../../../src/cluster/kind/node-image/go-binaries.js";
+import { renderCniManifest as templateCni } from "../../../src/control-plane/cluster/kind/cni.js";
+import { kubeadmConfigDocuments } from "../../../src/control-plane/cluster/kind/kubeadm-config.js";
+import { componentImages } from "../../../src/control-plane/cluster/kind/node-image/component-images.js";
+import {
+  kindCacheRoot,
+  renderNodeMain,
+} from "../../../src/control-plane/cluster/kind/node-image/go-binaries.js";
 import {
   renderCniConfig,
   renderEntrypoint,
   renderKubeletCgroupRoot,
-} from "../../../src/cluster/kind/node-image/node-files.js";
+} from "../../../src/control-plane/cluster/kind/node-image/node-files.js";
 import {
   kubeadmImages,
   nodeFiles,
   recipeHash,
   rootfsHash,
-} from "../../../src/cluster/kind/node-image/recipe.js";
-import { baseImageName, mmdebstrapArgs } from "../../../src/cluster/kind/node-image/rootfs.js";
-import { localNodeImage } from "../../../src/cluster/kind/node-image/tag.js";
+} from "../../../src/control-plane/cluster/kind/node-image/recipe.js";
+import { baseImageName, mmdebstrapArgs } from "../../../src/control-plane/cluster/kind/node-image/rootfs.js";
+import { localNodeImage } from "../../../src/control-plane/cluster/kind/node-image/tag.js";
+import { run as kindCli } from "../../../src/tools/cli/kind.js";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,8 +1,11 @@
 import type { StartedTestContainer } from "testcontainers";
 import { describe, expect, it } from "vitest";
-import { bootstrapKindNode } from "../../../src/cluster/kind/bootstrap.js";
-import { isPrivilegedRefused, KindNodeContainer } from "../../../src/cluster/kind/node-container.js";
-import { SystemdReadyWaitStrategy } from "../../../src/cluster/kind/systemd-wait.js";
+import { bootstrapKindNode } from "../../../src/control-plane/cluster/kind/bootstrap.js";
+import {
+  isPrivilegedRefused,
+  KindNodeContainer,
+} from "../../../src/control-plane/cluster/kind/node-container.js";
+import { SystemdReadyWaitStrategy } from "../../../src/control-plane/cluster/kind/systemd-wait.js";
 
 describe("KindNodeContainer (configuration only; nothing is started)", () => {
   it("asks Docker for what kind's provider asks: privileged, tmpfs, /var volume, cgroupns, no init, a TTY", () => {

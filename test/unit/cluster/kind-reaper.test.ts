@@ -1,14 +1,14 @@
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import type { EngineClient } from "../../../src/cluster/kind/engine.js";
-import type { ImageStore } from "../../../src/cluster/kind/image-source.js";
+import type { EngineClient } from "../../../src/control-plane/cluster/kind/engine.js";
+import type { ImageStore } from "../../../src/control-plane/cluster/kind/image-source.js";
 import {
   chooseReaper,
   OWNER_HOST_LABEL,
   OWNER_PID_LABEL,
   ownerLabels,
   removeOrphanedNodes,
-} from "../../../src/cluster/kind/reaper.js";
+} from "../../../src/control-plane/cluster/kind/reaper.js";
 
 function store(present: string[], pullError?: string): ImageStore & { pulls: string[] } {
   const pulls: string[] = [];

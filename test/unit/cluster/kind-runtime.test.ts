@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { startCluster } from "../../../src/cluster/index.js";
+import { startCluster } from "../../../src/control-plane/cluster/index.js";
 import {
   containerRuntimeUnavailableReason,
   NoContainerRuntimeError,
   requireContainerRuntime,
-} from "../../../src/cluster/kind/runtime.js";
-import { startKindCluster } from "../../../src/cluster/kind.js";
+} from "../../../src/control-plane/cluster/kind/runtime.js";
+import { startKindCluster } from "../../../src/control-plane/cluster/kind.js";
 
 const noDocker = async () => {
   throw new Error("Could not find a working container runtime strategy");

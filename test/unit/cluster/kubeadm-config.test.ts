@@ -4,7 +4,7 @@ import {
   kubeadmConfigDocuments,
   parseKubernetesVersion,
   renderKubeadmConfig,
-} from "../../../src/cluster/kind/kubeadm-config.js";
+} from "../../../src/control-plane/cluster/kind/kubeadm-config.js";
 
 const params = { kubernetesVersion: "v1.34.0\n", nodeIp: "172.18.0.2", nodeName: "workbook-control-plane" };
 

@@ -4,7 +4,11 @@
  * line below it ever compiles.
  */
 import { describe, expect, it } from "vitest";
-import { type Cluster, type EmbeddedCluster, startCluster } from "../../../src/cluster/index.js";
+import {
+  type Cluster,
+  type EmbeddedCluster,
+  startCluster,
+} from "../../../src/control-plane/cluster/index.js";
 
 async function typeChecks(): Promise<void> {
   // Any backend: instruments typed without a type argument, possibly undefined.

@@ -4,7 +4,7 @@ import { FakeClock, flushMicrotasks } from "../../../src/clock/index.js";
 import {
   createSystemdReadyMatcher,
   SystemdReadyWaitStrategy,
-} from "../../../src/cluster/kind/systemd-wait.js";
+} from "../../../src/control-plane/cluster/kind/systemd-wait.js";
 
 describe("waiting for systemd in the kind node's raw (TTY) log", () => {
   it("matches kind's pattern across chunk boundaries and through ANSI colour codes", () => {

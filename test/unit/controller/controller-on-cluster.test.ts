@@ -9,7 +9,7 @@ import type { MetaObject } from "../../../src/apimachinery/object.js";
 import { SharedIndexInformer } from "../../../src/cache/shared-index-informer.js";
 import { ListWatch } from "../../../src/client/list-watch.js";
 import { BuiltinResources } from "../../../src/client/resource-descriptor.js";
-import { type Cluster, startCluster } from "../../../src/cluster/index.js";
+import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
 import { Controller, EventRecorder, enqueueHandler } from "../../../src/controller/index.js";
 
 let cluster: Cluster;

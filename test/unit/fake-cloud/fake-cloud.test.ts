@@ -6,8 +6,8 @@ import {
   isCloudAlreadyExists,
   isCloudNotFound,
   isCloudRetryable,
-} from "../../../src/fake-cloud/index.js";
-import * as root from "../../../src/index.js";
+} from "../../../src/workbook/fake-cloud/index.js";
+import * as workbook from "../../../src/workbook/index.js";
 
 describe("FakeCloud: buckets", () => {
   it("creates, reads, lists and deletes buckets with deterministic ids and clock timestamps", async () => {
@@ -209,10 +209,10 @@ describe("FakeCloud: latency on the injected clock, and stop()", () => {
   });
 });
 
-describe("package root", () => {
+describe("the workbook entry point", () => {
   it("exports the fake cloud", () => {
-    expect(root.FakeCloud).toBe(FakeCloud);
-    expect(root.isCloudNotFound).toBe(isCloudNotFound);
-    expect(root.CLOUD_VERBS).toEqual(["create", "get", "list", "delete"]);
+    expect(workbook.FakeCloud).toBe(FakeCloud);
+    expect(workbook.isCloudNotFound).toBe(isCloudNotFound);
+    expect(workbook.CLOUD_VERBS).toEqual(["create", "get", "list", "delete"]);
   });
 });

@@ -6,7 +6,7 @@ import {
   formatSummary,
   type GradeReport,
   runChecks,
-} from "../../../src/grading/index.js";
+} from "../../../src/workbook/grading/index.js";
 
 describe("runChecks", () => {
   it("runs every check in order, keeps going after failures, and records hints only for failures", async () => {

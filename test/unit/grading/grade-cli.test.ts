@@ -3,21 +3,21 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listLabs, parseGradeArgs } from "../../../src/cli/grade.js";
-import { projectRoot } from "../../../src/cli/workbook-paths.js";
+import { listLabs, parseGradeArgs } from "../../../src/tools/cli/grade.js";
+import { projectRoot } from "../../../src/tools/cli/workbook-paths.js";
 import {
   type GradeRunReport,
   gradeInNotebook,
   renderGradeReport,
   runGrade,
-} from "../../../src/grading/index.js";
+} from "../../../src/workbook/grading/index.js";
 
 const root = projectRoot();
 const fixtures = join(root, "test", "fixtures", "grading");
 
 /** Runs the built `workbook grade` (the TypeScript loader it registers only exists in dist). */
 function grade(...args: string[]) {
-  const run = spawnSync(process.execPath, [join(root, "dist", "cli", "main.js"), "grade", ...args], {
+  const run = spawnSync(process.execPath, [join(root, "dist", "tools", "cli", "main.js"), "grade", ...args], {
     cwd: root,
     encoding: "utf8",
     timeout: 240_000,
@@ -143,7 +143,7 @@ describe("workbook grade", { timeout: 240_000 }, () => {
     const run = spawnSync(
       process.execPath,
       [
-        join(root, "dist", "cli", "main.js"),
+        join(root, "dist", "tools", "cli", "main.js"),
         "grade",
         "--json",
         "--labs-dir",

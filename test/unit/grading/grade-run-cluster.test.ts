@@ -1,12 +1,12 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { startGradingRunCluster } from "../../../src/cli/grade-cluster.js";
-import type { Cluster, StartClusterOptions } from "../../../src/cluster/index.js";
+import type { Cluster, StartClusterOptions } from "../../../src/control-plane/cluster/index.js";
 import {
   START_BUDGET_MS,
   StartBudgetExceededError,
   withinStartBudget,
-} from "../../../src/cluster/start-budget.js";
+} from "../../../src/control-plane/cluster/start-budget.js";
+import { startGradingRunCluster } from "../../../src/tools/cli/grade-cluster.js";
 
 /** A stand-in cluster that records whether it was stopped. */
 function fakeCluster(backend: Cluster["backend"]): Cluster & { stops: number } {

@@ -10,7 +10,7 @@ import {
   expectWithin,
   NotebookChecksFailed,
   notebookChecks,
-} from "../../../src/grading/index.js";
+} from "../../../src/workbook/grading/index.js";
 
 /** A tracker whose output is captured as text (display: null forces the plain-text path). */
 function captured(notebook = "99-test") {

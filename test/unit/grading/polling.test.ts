@@ -5,7 +5,7 @@ import {
   consistently,
   EventuallyTimeoutError,
   eventually,
-} from "../../../src/grading/index.js";
+} from "../../../src/workbook/grading/index.js";
 
 describe("eventually", () => {
   it("returns the first passing value, polling at the interval", async () => {

@@ -1,9 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listNotebooks } from "../../../src/cli/notebooks.js";
-import { projectRoot } from "../../../src/cli/workbook-paths.js";
-import { DIFFICULTIES, QUESTION_BANK, renderedSectionTitle, TOPICS } from "../../../src/questions/index.js";
+import { listNotebooks } from "../../../src/tools/cli/notebooks.js";
+import { projectRoot } from "../../../src/tools/cli/workbook-paths.js";
+import {
+  DIFFICULTIES,
+  QUESTION_BANK,
+  renderedSectionTitle,
+  TOPICS,
+} from "../../../src/workbook/questions/index.js";
 import { BANK_REVIEW_NOTEBOOKS, questionsShownBy, showQuestionCalls } from "./notebook-questions.js";
 
 const notebooksDir = join(projectRoot(), "notebooks");

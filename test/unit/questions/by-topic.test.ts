@@ -8,7 +8,7 @@ import {
   renderedSectionTitle,
   sectionLink,
   showBankByTopic,
-} from "../../../src/questions/index.js";
+} from "../../../src/workbook/questions/index.js";
 
 function question(id: string, topic: Question["topic"], difficulty: Question["difficulty"]): Question {
   return {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import ts from "typescript";
-import { type QuestionFilter, selectQuestions } from "../../../src/questions/index.js";
+import { type QuestionFilter, selectQuestions } from "../../../src/workbook/questions/index.js";
 
 /** One `showQuestions` call found in a notebook, or why it could not be read. */
 export interface ShowCall {

@@ -22,7 +22,7 @@ import {
   showAnswerReview,
   showQuestions,
   shuffled,
-} from "../../../src/questions/index.js";
+} from "../../../src/workbook/questions/index.js";
 
 function question(id: string, topic: Question["topic"] = "watch"): Question {
   return {

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSite } from "../../../src/site/build.js";
-import { learningPathDiagram } from "../../../src/site/learning-path.js";
-import { estimateMinutes, notebookInfo } from "../../../src/site/notebook-info.js";
-import type { NotebookJson } from "../../../src/site/notebook-json.js";
-import { renderPage } from "../../../src/site/page.js";
-import { questionsBody } from "../../../src/site/question-page.js";
+import { buildSite } from "../../../src/workbook/site/build.js";
+import { learningPathDiagram } from "../../../src/workbook/site/learning-path.js";
+import { estimateMinutes, notebookInfo } from "../../../src/workbook/site/notebook-info.js";
+import type { NotebookJson } from "../../../src/workbook/site/notebook-json.js";
+import { renderPage } from "../../../src/workbook/site/page.js";
+import { questionsBody } from "../../../src/workbook/site/question-page.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 const NOTEBOOK: NotebookJson = {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { highlight } from "../../../src/site/code.js";
-import { escapeHtml, stripAnsi } from "../../../src/site/html.js";
-import { renderMarkdown } from "../../../src/site/markdown.js";
-import { notebookBody } from "../../../src/site/notebook-html.js";
-import { FOLD_LINES, renderOutput } from "../../../src/site/outputs.js";
-import { pageOf, rewriteLink, toRoot } from "../../../src/site/site-map.js";
+import { highlight } from "../../../src/workbook/site/code.js";
+import { escapeHtml, stripAnsi } from "../../../src/workbook/site/html.js";
+import { renderMarkdown } from "../../../src/workbook/site/markdown.js";
+import { notebookBody } from "../../../src/workbook/site/notebook-html.js";
+import { FOLD_LINES, renderOutput } from "../../../src/workbook/site/outputs.js";
+import { pageOf, rewriteLink, toRoot } from "../../../src/workbook/site/site-map.js";
 
 const AT = { repoFile: "notebooks/03-queue.ipynb", sitePage: "notebooks/03-queue.html" };
 

@@ -12,7 +12,7 @@ import {
   SERIES_INKS,
   stateClassDef,
   xyChart,
-} from "../../../src/viz/index.js";
+} from "../../../src/workbook/viz/index.js";
 
 describe("mermaid text rules", () => {
   it("makes ids from any text", () => {

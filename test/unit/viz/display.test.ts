@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { projectRoot } from "../../../src/cli/workbook-paths.js";
+import { projectRoot } from "../../../src/tools/cli/workbook-paths.js";
 import {
   liveDisplay,
   MERMAID_MIME,
@@ -8,7 +8,7 @@ import {
   showMarkdown,
   showMermaid,
   tslabDisplay,
-} from "../../../src/viz/index.js";
+} from "../../../src/workbook/viz/index.js";
 
 function recorder(fail = false) {
   const sent: Array<[string, string]> = [];

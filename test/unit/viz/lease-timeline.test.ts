@@ -5,7 +5,7 @@ import {
   leaseTimeline,
   leaseTimelineModel,
   PALETTE,
-} from "../../../src/viz/index.js";
+} from "../../../src/workbook/viz/index.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../../src/apimachinery/object.js";
-import { ownershipTree, ownershipTreeSpec, stateClassDef } from "../../../src/viz/index.js";
+import { ownershipTree, ownershipTreeSpec, stateClassDef } from "../../../src/workbook/viz/index.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 const owner: KubeObject = {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PALETTE, pipelineDiagram, pipelineObjectState, stateClassDef } from "../../../src/viz/index.js";
+import {
+  PALETTE,
+  pipelineDiagram,
+  pipelineObjectState,
+  stateClassDef,
+} from "../../../src/workbook/viz/index.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 
 function classOf(src: string, state: string): string[] {

@@ -6,7 +6,7 @@ import {
   STATE_NAMES,
   stateClassDef,
   stateClassDefs,
-} from "../../../src/viz/index.js";
+} from "../../../src/workbook/viz/index.js";
 
 /** WCAG relative luminance of a `#rrggbb` colour. */
 function luminance(hex: string): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
-import { PALETTE, stateClassDef, workqueueDiagram } from "../../../src/viz/index.js";
+import { PALETTE, stateClassDef, workqueueDiagram } from "../../../src/workbook/viz/index.js";
 import { RateLimitingQueue } from "../../../src/workqueue/index.js";
 import { mermaidParseError } from "../../docs/mermaid-parser.js";
 

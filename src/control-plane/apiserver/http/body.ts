@@ -1,0 +1,194 @@
+/**
+ * Reading request bodies. kube-apiserver refuses bodies over 3 MiB (`MaxRequestBodyBytes`, 3 * 1024 * 1024)
+ * with 413 RequestEntityTooLarge, accepts JSON for create/update and one of four patch media types for PATCH,
+ * and answers 415 for anything else. The limit is enforced while reading, so a huge body is never buffered.
+ */
+import { loadYaml } from "@kubernetes/client-node";
+import { badRequest, StatusError, tooLarge } from "../../../apimachinery/errors.js";
+import { unsupportedMediaType } from "../errors.js";
+import type { PatchType } from "../types.js";
+import { parseJsonReportingDuplicates } from "./json-decoder.js";
+import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
+import type { ApiRequest } from "./transport.js";
+
+/** kube-apiserver's default request body limit: 3 MiB. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+const PATCH_TYPES: readonly PatchType[] = [
+  "application/merge-patch+json",
+  "application/json-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+];
+
+/** The media type of a request without parameters (`application/json; charset=utf-8` -> `application/json`). */
+export function mediaType(req: ApiRequest): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** The patch type named by Content-Type, or a 415. */
+export function patchTypeOf(req: ApiRequest): PatchType {
+  const type = mediaType(req);
+  if ((PATCH_TYPES as readonly string[]).includes(type)) return type as PatchType;
+  throw unsupportedMediaType(type || "no Content-Type");
+}
+
+/**
+ * Checks that a create/update body is JSON (an absent Content-Type is taken as JSON) or Kubernetes protobuf
+ * (decoded by {@link readBody}). kube-apiserver also accepts YAML and CBOR; the embedded server does not, and
+ * says so in the 415.
+ */
+export function requireJsonBody(req: ApiRequest): void {
+  const type = mediaType(req);
+  if (type === "" || type === "application/json" || type === "*/*" || type === KUBERNETES_PROTOBUF) return;
+  const hint = type.includes("protobuf")
+    ? " (kubectl's imperative `create <kind>` commands send protobuf: use `kubectl create -f` or `kubectl apply -f` instead)"
+    : "";
+  throw new StatusError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: `the embedded API server accepts request bodies as application/json only, got ${type}${hint}`,
+    reason: "UnsupportedMediaType",
+    code: 415,
+  });
+}
+
+/**
+ * Reads the whole body, failing with 413 as soon as it exceeds `limit` bytes (nothing more is kept; the rest
+ * is read and discarded after the 413 is answered, so the client sees it). A Kubernetes protobuf body (kubectl's imperative `create`) comes
+ * back decoded as JSON bytes, so the JSON path handles it (see ./protobuf/).
+ */
+export async function readBody(req: ApiRequest, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const raw = await readRawBody(req, limit);
+  return mediaType(req) === KUBERNETES_PROTOBUF ? protobufBodyAsJson(raw) : raw;
+}
+
+function readRawBody(req: ApiRequest, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLargeError(limit));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop collecting; the rest is discarded once the 413 is answered (see ApiHandler).
+        cleanup();
+        chunks.length = 0;
+        reject(tooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+function tooLargeError(limit: number) {
+  return tooLarge(`the request body is larger than the limit of ${limit} bytes`);
+}
+
+/**
+ * Parses a JSON body into a value. Malformed JSON is a 400 with the parser's message, as kube-apiserver
+ * reports decode errors. Duplicate keys take the last value; `__proto__` keys stay plain data (JSON.parse
+ * never touches prototypes).
+ */
+export function parseJson(body: Buffer, kind?: string): unknown {
+  return parseJsonText(body.toString("utf8"), kind);
+}
+
+function parseJsonText(text: string, kind?: string): unknown {
+  if (text.trim() === "") throw badRequest("the request body is empty; an object is required");
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const why = (err as Error).message;
+    // With the expected kind (create, update), kube-apiserver's decoder wording; the reason is JavaScript's.
+    if (kind !== undefined) {
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why}`,
+      );
+    }
+    throw badRequest(`couldn't decode the request body as JSON: ${why}`);
+  }
+}
+
+/**
+ * Parses a create or update body like {@link parseJson}, and also reports the keys it repeats (strict
+ * decoding's `duplicate field`); an object repeated under one key is merged, as Go decodes it.
+ */
+export function parseObjectBody(body: Buffer, kind: string): { value: unknown; duplicates: string[] } {
+  const text = body.toString("utf8");
+  const value = parseJsonText(text, kind);
+  if (!mayRepeatKeys(text, value)) return { value, duplicates: [] };
+  try {
+    const scanned = parseJsonReportingDuplicates(text);
+    if (scanned.duplicates.length > 0) return scanned;
+  } catch {
+    // Nested too deep to scan for duplicates: JSON.parse's value stands (validation bounds the depth).
+  }
+  return { value, duplicates: [] };
+}
+
+/**
+ * False when the text provably repeats no key, so the slower duplicate-reporting scan can be skipped (most
+ * bodies). Every key in the text is followed by one `:`, so the text has at least as many colons as keys, and
+ * at least as many keys as the parsed value (a repeated key collapses into one): as many colons as parsed keys
+ * means no key was repeated. A colon inside a string (an image tag, a URL) only sends the body to the scan.
+ */
+export function mayRepeatKeys(text: string, parsed: unknown): boolean {
+  let colons = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) colons++;
+  return colons !== countKeys(parsed);
+}
+
+function countKeys(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += countKeys(v);
+    return n;
+  }
+  for (const k in value) {
+    if (Object.hasOwn(value, k)) n += 1 + countKeys((value as Record<string, unknown>)[k]);
+  }
+  return n;
+}
+
+/** Parses an apply-patch body: JSON first (what kubectl and client-node send), then YAML. */
+export function parseApplyPatch(body: Buffer): unknown {
+  try {
+    return parseJson(body);
+  } catch {
+    try {
+      return loadYaml<unknown>(body.toString("utf8"));
+    } catch (err) {
+      throw badRequest(`couldn't decode the apply patch as YAML: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Checks that a body is a JSON object (not an array, string or null). */
+export function requireObject(value: unknown, what = "request body"): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw badRequest(`the ${what} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,480 @@
+import { randomUUID } from "node:crypto";
+import { alreadyExists, badRequest, conflict, notFound } from "../../../apimachinery/errors.js";
+import { joinKey } from "../../../apimachinery/keys.js";
+import type { KubeObject, ObjectMeta } from "../../../apimachinery/object.js";
+import type { Clock } from "../../../clock/clock.js";
+import type { Admission } from "../admission/namespace-lifecycle.js";
+import {
+  deletePreconditionFailed,
+  nameMismatch,
+  namespaceMismatch,
+  resourceVersionRequired,
+  resourceVersionSetOnCreate,
+  strictDecodingError,
+  strictPatchError,
+  uidPreconditionFailed,
+  undecodableDeleteOptions,
+  unparsableUpdateResourceVersion,
+} from "../errors.js";
+import { recordUpdate } from "../fieldmanager/field-manager.js";
+import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
+import { kindSchema, messageSchema } from "../schema/message-schema.js";
+import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
+import type { MvccStore } from "../storage/mvcc-store.js";
+import type { StoredVersion } from "../storage/stored-version.js";
+import type { DeleteOptions, ResourceType, WriteOptions } from "../types.js";
+import { FieldErrors } from "../validation/field-errors.js";
+import { validateNoNewFinalizers, validateObjectMeta } from "../validation/object-meta.js";
+import { decodeBody } from "./decode-body.js";
+import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
+import {
+  fieldWarnings,
+  pruneToGoType,
+  pruneToStructuralSchema,
+  strictDecodingMessage,
+} from "./field-validation.js";
+import { apiVersionOf, storageId } from "./resource-type.js";
+import type { ServedResource } from "./served-resource.js";
+import { rfc3339 } from "./time.js";
+
+/** What the generic store needs from the backend around it. */
+export interface GenericStoreContext {
+  store: MvccStore;
+  clock: Clock;
+  /** Uniform random number in [0, 1) for generateName suffixes. */
+  random: () => number;
+  /** Admission run before a create and a delete (NamespaceLifecycle): throws to reject. */
+  admission: Admission;
+}
+
+/** Options of an internal update. */
+interface UpdateRequest {
+  subresource?: string;
+  dryRun?: boolean;
+  /** Patches may omit metadata.resourceVersion even for kinds that require it on PUT. */
+  fromPatch?: boolean;
+  /** The request's field validation, duplicates and warnings (see {@link WriteOptions}). */
+  fields: WriteOptions;
+  /** The body carries managedFields an apply computed: record no Update entry. */
+  applied?: boolean;
+}
+
+/** Write options the backend adds for an apply, whose managedFields are computed before the write. */
+export interface AppliedWrite {
+  applied?: boolean;
+}
+
+const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+const MAX_GENERATED_PREFIX = 58;
+const GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * The write path of every resource, after kube-apiserver's `registry.Store`: create (names, uid, timestamps,
+ * generation), update with optimistic concurrency, `/status` and `/finalize` subresources, graceful and
+ * finalizer-driven deletion with the GC propagation policy. Kind-specific rules come from the resource's
+ * {@link Strategy}.
+ *
+ * Invariants:
+ * - a write either commits exactly one new revision or throws an StatusError and changes nothing;
+ * - a no-op update (nothing changed) commits nothing and returns the stored object (same resourceVersion);
+ * - uid, creationTimestamp, name and namespace never change after create; generation never decreases;
+ *   deletionTimestamp, once set, is never removed.
+ */
+export class GenericStore {
+  constructor(private readonly ctx: GenericStoreContext) {}
+
+  /** The live object, or undefined when there is none. */
+  find(served: ServedResource, namespace: string | undefined, name: string): KubeObject | undefined {
+    const rt = served.type;
+    return this.ctx.store
+      .resource(storageId(rt))
+      .current(joinKey(scopeOf(rt, namespace), name))
+      ?.object();
+  }
+
+  /** The live version of an object, or 404. */
+  current(served: ServedResource, namespace: string | undefined, name: string): StoredVersion {
+    const rt = served.type;
+    const v = this.ctx.store.resource(storageId(rt)).current(joinKey(scopeOf(rt, namespace), name));
+    if (!v) throw notFound({ group: rt.group, resource: rt.resource, name });
+    return v;
+  }
+
+  /** POST: creates an object. */
+  create(
+    served: ServedResource,
+    namespace: string | undefined,
+    body: unknown,
+    opts: WriteOptions & AppliedWrite = {},
+  ): KubeObject {
+    const rt = served.type;
+    const s = served.strategy;
+    const ns = scopeOf(rt, namespace);
+    const obj = decodeBody(body, rt);
+    checkFields(served, obj, opts, undefined);
+    s.decode(obj);
+    const meta = obj.metadata as ObjectMeta;
+    this.checkNamespace(rt, ns, meta);
+    if (!meta.name && meta.generateName) meta.name = this.generateName(served, ns, meta.generateName);
+    this.ctx.admission.admitCreate(rt, ns, meta.name ?? "");
+    const sentVersion = meta.resourceVersion;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(this.ctx.clock.now());
+    for (const f of ["deletionTimestamp", "deletionGracePeriodSeconds", "resourceVersion", "selfLink"]) {
+      delete meta[f];
+    }
+    if (s.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    s.prepareForCreate(obj);
+    if (!opts.applied) {
+      const now = meta.creationTimestamp;
+      recordUpdate(undefined, obj, opts.fieldManager ?? "", fieldManagerScope(served, undefined, now));
+    }
+    const errs = validateObjectMeta(obj, (n) => s.nameErrors(n), new FieldErrors());
+    if (meta.generateName) {
+      // generateName is validated as a name prefix: a trailing "-" is allowed (`maskTrailingDash`).
+      const masked = meta.generateName.length > 1 ? meta.generateName.replace(/-$/, "a") : meta.generateName;
+      for (const e of s.nameErrors(masked)) errs.invalid("metadata.generateName", meta.generateName, e);
+    }
+    s.validate(obj, errs, undefined);
+    served.schemaCheck?.(obj, errs);
+    errs.throwIfAny(rt.kind, rt.group, meta.name ?? "");
+    const key = joinKey(ns, meta.name!);
+    const rs = this.ctx.store.resource(storageId(rt));
+    // The storage layer refuses a create carrying a version (etcd3 store's Create), after validation and
+    // before the existence check; a dry run never reaches it.
+    if (!opts.dryRun && typeof sentVersion === "string" && /^0*[1-9][0-9]*$/.test(sentVersion)) {
+      throw resourceVersionSetOnCreate();
+    }
+    if (rs.current(key)) throw alreadyExists({ group: rt.group, resource: rt.resource, name: meta.name! });
+    if (opts.dryRun) {
+      // A dry run never reaches storage, so a resourceVersion the client sent comes back as sent.
+      if (typeof sentVersion === "string" && sentVersion !== "") meta.resourceVersion = sentVersion;
+      return obj;
+    }
+    const created = this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+    s.afterCreate(created);
+    return created;
+  }
+
+  /** PUT: replaces an object (or its `/status` or `/finalize` subresource). */
+  update(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions & AppliedWrite & { fromPatch?: boolean } = {},
+  ): KubeObject {
+    const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false, fields: opts };
+    if (opts.applied) req.applied = true;
+    if (opts.subresource !== undefined) req.subresource = opts.subresource;
+    if (opts.dryRun !== undefined) req.dryRun = opts.dryRun;
+    return this.doUpdate(served, namespace, name, body, req);
+  }
+
+  private doUpdate(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    req: UpdateRequest,
+  ): KubeObject {
+    const rt = served.type;
+    const s = served.strategy;
+    const ns = scopeOf(rt, namespace);
+    const sub = req.subresource ?? "";
+    if (sub !== "" && sub !== "status" && !Object.hasOwn(s.subresourceUpdates, sub)) {
+      throw notFound({ group: rt.group, resource: `${rt.resource}/${sub}`, name });
+    }
+    if (sub === "status" && !s.hasStatus)
+      throw notFound({ group: rt.group, resource: `${rt.resource}/status`, name });
+    const obj = decodeBody(body, rt);
+    checkFields(served, obj, req.fields, req.fromPatch ? body : undefined);
+    s.decode(obj);
+    const meta = obj.metadata as ObjectMeta;
+    if (meta.name !== undefined && meta.name !== name) {
+      throw nameMismatch(meta.name, name);
+    }
+    meta.name = name;
+    this.checkNamespace(rt, ns, meta);
+    const cur = this.current(served, ns, name);
+    const old = cur.object();
+    const target = { group: rt.group, resource: rt.resource, name };
+    if (meta.resourceVersion) {
+      // The storage layer parses the precondition first: garbage is its bare 500.
+      if (!/^[0-9]+$/.test(meta.resourceVersion)) throw unparsableUpdateResourceVersion(meta.resourceVersion);
+      if (meta.resourceVersion !== old.metadata?.resourceVersion) throw conflict(target);
+    } else if (!s.allowUnconditionalUpdate && !req.fromPatch) {
+      throw resourceVersionRequired(rt.kind, rt.group, name);
+    }
+    // A different uid in a PUT body is a storage precondition (409); a patch that changes it is an attempt to
+    // change an immutable field (422, `ValidateObjectMetaUpdate`).
+    const sentUid = meta.uid && meta.uid !== old.metadata?.uid ? meta.uid : undefined;
+    if (sentUid !== undefined && !req.fromPatch) {
+      const key = `/registry/${served.crd !== undefined ? `${rt.group}/` : ""}${rt.resource}/${joinKey(ns, name)}`;
+      throw uidPreconditionFailed(target, key, sentUid, old.metadata?.uid ?? "");
+    }
+    let next: KubeObject;
+    if (sub === "status") next = s.prepareForStatusUpdate(obj, old);
+    else if (sub !== "")
+      next = (s.subresourceUpdates[sub] as (b: KubeObject, o: KubeObject) => KubeObject)(obj, old);
+    else {
+      next = obj;
+      s.prepareForUpdate(next, old);
+    }
+    next = cloneJson(next);
+    restoreSystemFields(next, old);
+    if (sub === "" && s.tracksGeneration && s.bumpsGeneration(next, old)) {
+      next.metadata!.generation = (old.metadata?.generation ?? 0) + 1;
+    }
+    if (!req.applied) {
+      const now = rfc3339(this.ctx.clock.now());
+      recordUpdate(old, next, req.fields.fieldManager ?? "", fieldManagerScope(served, sub, now));
+    }
+    const errs = validateObjectMeta(next, (n) => s.nameErrors(n), new FieldErrors());
+    if (sentUid !== undefined) errs.invalid("metadata.uid", sentUid, "field is immutable");
+    if (old.metadata?.deletionTimestamp) {
+      validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
+    }
+    s.validate(next, errs, old);
+    served.schemaCheck?.(next, errs);
+    errs.throwIfAny(rt.kind, rt.group, name);
+    return this.commitUpdate(served, ns, cur, next, req.dryRun ?? false);
+  }
+
+  /**
+   * Commits an updated object: nothing when it equals the stored one; removal when it is being deleted and
+   * its last finalizer is gone (`ShouldDeleteDuringUpdate`); otherwise a new revision.
+   */
+  private commitUpdate(
+    served: ServedResource,
+    ns: string | undefined,
+    cur: StoredVersion,
+    next: KubeObject,
+    dryRun: boolean,
+  ): KubeObject {
+    const old = cur.object();
+    next.metadata!.resourceVersion = old.metadata?.resourceVersion;
+    if (jsonEqual(next, old)) return old;
+    if (dryRun) return next;
+    const id = storageId(served.type);
+    const key = joinKey(ns, next.metadata!.name!);
+    if (shouldDeleteDuringUpdate(served, next)) {
+      // The response is the object as updated (without the removed finalizer), at the version it was
+      // deleted from, as kube-apiserver's `deleteWithoutFinalizers` answers an update.
+      this.ctx.store.remove(id, key, ns);
+      const removed = Object.freeze(next);
+      served.strategy.afterUpdate(removed, false);
+      return removed;
+    }
+    delete next.metadata!.resourceVersion;
+    const updated = this.ctx.store.put(id, key, ns, next).version.object();
+    served.strategy.afterUpdate(updated, true);
+    return updated;
+  }
+
+  /** DELETE: removes an object, or marks it deleting while finalizers remain. */
+  delete(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): KubeObject {
+    const rt = served.type;
+    const ns = scopeOf(rt, namespace);
+    validateDeleteOptions(opts);
+    const s = served.strategy;
+    this.ctx.admission.admitDelete(rt, ns, name);
+    const cur = this.current(served, ns, name);
+    const old = cur.object();
+    checkDeletePreconditions(rt, name, old, opts.preconditions);
+    const deleting = old.metadata?.deletionTimestamp !== undefined;
+    s.checkDelete(old);
+    const dryRun = isDryRunAll(opts);
+    if (!dryRun) s.beforeDelete(name);
+    const next = cloneJson(old);
+    const meta = next.metadata!;
+    // Policy finalizers cannot change once deletion is pending.
+    const finalizers = deleting
+      ? (meta.finalizers ?? [])
+      : finalizersForDeletion(meta.finalizers ?? [], opts, s.orphanByDefault === true);
+    if (finalizers.length > 0) meta.finalizers = finalizers;
+    else delete meta.finalizers;
+    const remaining = finalizers.length > 0 || s.deletionPending(next);
+    if (!remaining) {
+      if (dryRun) return old;
+      return this.ctx.store.remove(storageId(rt), joinKey(ns, name), ns)!.version.object();
+    }
+    if (!deleting) {
+      meta.deletionTimestamp = rfc3339(this.ctx.clock.now());
+      s.prepareForDeletion(next);
+      if (s.tracksGeneration && (meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
+    }
+    if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
+    delete meta.resourceVersion;
+    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, next).version.object();
+  }
+
+  private checkNamespace(rt: ResourceType, ns: string | undefined, meta: ObjectMeta): void {
+    if (!rt.namespaced) {
+      delete meta.namespace;
+      return;
+    }
+    if (meta.namespace !== undefined && meta.namespace !== "" && meta.namespace !== ns) {
+      throw namespaceMismatch();
+    }
+    meta.namespace = ns;
+  }
+
+  /**
+   * `names.SimpleNameGenerator`: the prefix (cut to 58 characters) plus 5 random characters from
+   * `bcdfghjklmnpqrstvwxz2456789`; a few retries on collision (`RetryGenerateName`), then 409 AlreadyExists.
+   */
+  private generateName(served: ServedResource, ns: string | undefined, generateName: string): string {
+    const rs = this.ctx.store.resource(storageId(served.type));
+    const prefix = generateName.slice(0, MAX_GENERATED_PREFIX);
+    let name = prefix;
+    for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
+      let suffix = "";
+      for (let i = 0; i < 5; i++) {
+        suffix += NAME_SUFFIX_ALPHABET[Math.floor(this.ctx.random() * NAME_SUFFIX_ALPHABET.length)];
+      }
+      name = prefix + suffix;
+      if (!rs.current(joinKey(ns, name))) return name;
+    }
+    throw alreadyExists({ group: served.type.group, resource: served.type.resource, name });
+  }
+}
+
+/**
+ * Field validation of a decoded body (see field-validation.ts): drops the fields the kind's Go type (or a
+ * custom resource's structural schema) does not have, then, with duplicates the parser found, fails under
+ * `Strict` (400; 422 naming the patched object when `patched` is given) or warns under `Warn`.
+ */
+function checkFields(served: ServedResource, obj: KubeObject, opts: WriteOptions, patched: unknown): void {
+  const rt = served.type;
+  let unknown: string[];
+  if (served.crd === undefined) {
+    const schema = kindSchema(apiVersionOf(rt), rt.kind);
+    unknown = schema ? pruneToGoType(obj, schema) : [];
+  } else {
+    const meta = messageSchema("meta.v1.ObjectMeta");
+    const inMeta = meta && obj.metadata ? pruneToGoType(obj.metadata as KubeObject, meta) : [];
+    unknown = [
+      ...inMeta.map((p) => `metadata.${p}`),
+      ...pruneToStructuralSchema(obj, served.openAPIV3Schema),
+    ];
+  }
+  const duplicates = opts.duplicateFields ?? [];
+  if (unknown.length === 0 && duplicates.length === 0) return;
+  const mode = opts.fieldValidation ?? "Warn";
+  if (mode === "Strict") {
+    const detail = strictDecodingMessage(unknown, duplicates);
+    throw patched !== undefined
+      ? strictPatchError(patched, detail)
+      : strictDecodingError(rt.kind, rt.version, detail);
+  }
+  if (mode === "Warn") opts.warnings?.push(...fieldWarnings(unknown, duplicates));
+}
+
+/** The namespace a key lives in: the request's for namespaced kinds, none for cluster-scoped ones. */
+export function scopeOf(rt: ResourceType, namespace: string | undefined): string | undefined {
+  if (!rt.namespaced) return undefined;
+  if (!namespace) throw badRequest(`a namespace is required for ${rt.resource}`);
+  return namespace;
+}
+
+/** Fields a client can never change after create (`BeforeUpdate` copies them from the stored object). */
+function restoreSystemFields(next: KubeObject, old: KubeObject): void {
+  const o = old.metadata ?? {};
+  const meta: ObjectMeta = { ...(next.metadata ?? {}) };
+  for (const f of [
+    "name",
+    "namespace",
+    "uid",
+    "creationTimestamp",
+    "generation",
+    "deletionTimestamp",
+  ] as const) {
+    if (o[f] === undefined) delete meta[f];
+    else (meta as Record<string, unknown>)[f] = o[f];
+  }
+  if (o.deletionGracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds;
+  else meta.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  next.metadata = meta;
+  next.apiVersion = old.apiVersion;
+  next.kind = old.kind;
+}
+
+/**
+ * DELETE preconditions (`Preconditions.Check` in the storage layer): a uid or resourceVersion that differs from
+ * the stored object's is 409 Conflict naming the Kind (not the resource), with the storage layer's wording.
+ */
+function checkDeletePreconditions(
+  rt: ResourceType,
+  name: string,
+  old: KubeObject,
+  p: DeleteOptions["preconditions"],
+): void {
+  const uid = old.metadata?.uid ?? "";
+  if (p?.uid && p.uid !== uid) throw deletePreconditionFailed(rt.kind, rt.group, name, "UID", p.uid, uid);
+  const rv = old.metadata?.resourceVersion ?? "";
+  if (p?.resourceVersion && p.resourceVersion !== rv) {
+    throw deletePreconditionFailed(rt.kind, rt.group, name, "ResourceVersion", p.resourceVersion, rv);
+  }
+}
+
+/** `ShouldDeleteDuringUpdate`: deleting, no finalizers left, and nothing else the kind waits for. */
+function shouldDeleteDuringUpdate(served: ServedResource, next: KubeObject): boolean {
+  const meta = next.metadata ?? {};
+  if (meta.deletionTimestamp === undefined) return false;
+  if ((meta.finalizers ?? []).length > 0) return false;
+  if ((meta.deletionGracePeriodSeconds ?? 0) !== 0) return false;
+  if (served.strategy.deletionPending(next)) return false;
+  return true;
+}
+
+/**
+ * Checks DeleteOptions as decoded from a query or a JSON body: wrong JSON types are 400 (the decoder's
+ * error), an unknown propagationPolicy or both policy fields set is 422 (`ValidateDeleteOptions`).
+ */
+function validateDeleteOptions(opts: DeleteOptions): void {
+  const raw = opts as Record<string, unknown>;
+  const typed: [string, (v: unknown) => boolean][] = [
+    ["propagationPolicy", (v) => typeof v === "string"],
+    ["orphanDependents", (v) => typeof v === "boolean"],
+    ["gracePeriodSeconds", (v) => Number.isInteger(v)],
+    ["dryRun", (v) => Array.isArray(v) && v.every((x) => typeof x === "string")],
+    [
+      "preconditions",
+      (v) =>
+        isJsonObject(v) &&
+        (v.uid === undefined || typeof v.uid === "string") &&
+        (v.resourceVersion === undefined || typeof v.resourceVersion === "string"),
+    ],
+  ];
+  for (const [field, ok] of typed) {
+    if (raw[field] !== undefined && raw[field] !== null && !ok(raw[field])) {
+      throw undecodableDeleteOptions(field);
+    }
+  }
+  const errs = new FieldErrors();
+  const policy = opts.propagationPolicy;
+  if (policy !== undefined && policy !== null && !["Background", "Foreground", "Orphan"].includes(policy)) {
+    errs.notSupported("propagationPolicy", policy, ["Foreground", "Background", "Orphan", "nil"]);
+  }
+  if (
+    policy !== undefined &&
+    policy !== null &&
+    opts.orphanDependents !== undefined &&
+    opts.orphanDependents !== null
+  ) {
+    errs.invalid(
+      "orphanDependents",
+      opts.orphanDependents,
+      "orphanDependents and deletionPropagation cannot be both set",
+    );
+  }
+  errs.throwIfAny("DeleteOptions", "meta.k8s.io", "");
+}

@@ -1,0 +1,27 @@
+import type { KubeObject } from "../../../apimachinery/object.js";
+import type { ResourceType } from "../types.js";
+import type { FieldErrors } from "../validation/field-errors.js";
+import type { SchemaProps } from "../validation/openapi-schema.js";
+import type { Strategy } from "./strategy.js";
+import type { PrinterColumn } from "./table.js";
+
+/** A resource the server serves at one group/version: its discovery entry and its write strategy. */
+export interface ServedResource {
+  readonly type: ResourceType;
+  readonly strategy: Strategy;
+  /** The name of the CRD that defines it, for custom resources. */
+  readonly crd?: string;
+  /** Optional openAPIV3Schema check of custom objects (adds 422 causes). */
+  readonly schemaCheck?: (obj: unknown, errs: FieldErrors) => void;
+  /** For custom resources: the version's structural schema (`openAPIV3Schema`), for pruning. */
+  readonly openAPIV3Schema?: SchemaProps;
+  /**
+   * For a version stored in another version's shape (events.k8s.io/v1 over core/v1 Events): the stored object as
+   * this version shows it. Its strategy's `decode` converts request bodies the other way.
+   */
+  readonly fromStorage?: (stored: KubeObject) => KubeObject;
+  /** Field-selector names of this version mapped to the stored shape's (`regarding.name` -> `involvedObject.name`). */
+  readonly fieldLabels?: Readonly<Record<string, string>>;
+  /** For custom resources: the `additionalPrinterColumns` of the CRD version (empty when it declares none). */
+  readonly printerColumns?: readonly PrinterColumn[];
+}

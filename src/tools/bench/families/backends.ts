@@ -1,0 +1,311 @@
+/**
+ * The embedded server against real ones, same client, same run: the load generators of the apiserver suite
+ * (worker threads speaking HTTPS with keep-alive) pointed in turn at the embedded backend, at envtest (real
+ * kube-apiserver + etcd) and at kind when a container runtime answers. Figures per backend: start-to-ready time,
+ * creates/s from 16 clients, client-side LIST latency of 10,000 ConfigMaps, and watch fan-out (W watchers while
+ * E events/s are written over HTTP: write-to-delivery p50/p99). Targets: the embedded server at least 5x
+ * envtest's creates/s and at most a fifth of its LIST latency.
+ *
+ * Like for like: envtest is kube-apiserver and etcd with no controller manager, so the embedded server is
+ * measured the same way (`embedded`: no control-plane controllers, no Lease renewals), and a second time as a
+ * learner starts it (`embedded+cp`: its garbage collector and namespace controller run in the same process and
+ * watch every write, as kind's kube-controller-manager does beside its server). The targets use `embedded`.
+ */
+import https from "node:https";
+import { findEnvtestAssets } from "../../../control-plane/cluster/envtest/assets.js";
+import {
+  type Cluster,
+  type ClusterBackend,
+  type StartClusterOptions,
+  startCluster,
+} from "../../../control-plane/cluster/index.js";
+import { containerRuntimeUnavailableReason } from "../../../control-plane/cluster/kind/runtime.js";
+import { xyChart } from "../../../workbook/viz/xychart.js";
+import { runLoad } from "../apiserver.js";
+import { median } from "../measure.js";
+import {
+  type BenchContext,
+  type BenchFigure,
+  type Benchmark,
+  type BenchResult,
+  judged,
+  peerCost,
+  peerRate,
+} from "../types.js";
+import { serverAddressOf } from "./cluster-address.js";
+import type { ServerAddress } from "./raw-client.js";
+
+interface Sizes {
+  starts: number;
+  creates: number;
+  listed: number;
+  lists: number;
+  watchers: number;
+  eventsPerSecond: number;
+  watchSeconds: number;
+}
+
+const FULL: Sizes = {
+  starts: 3,
+  creates: 10_000,
+  listed: 10_000,
+  lists: 7,
+  watchers: 100,
+  eventsPerSecond: 500,
+  watchSeconds: 3,
+};
+const TINY: Sizes = {
+  starts: 1,
+  creates: 200,
+  listed: 200,
+  lists: 3,
+  watchers: 5,
+  eventsPerSecond: 50,
+  watchSeconds: 0.5,
+};
+
+interface BackendFigures {
+  startMs: number;
+  createsPerSecond: number;
+  listMs: number;
+  watchP50: number;
+  watchP99: number;
+  delivered: number;
+}
+
+/** Creates a namespace (201, or 409 when it exists). */
+function ensureNamespace(address: ServerAddress, name: string): Promise<void> {
+  const url = new URL(address.url);
+  const body = JSON.stringify({ metadata: { name } });
+  return new Promise<void>((resolve, reject) => {
+    const req = https.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/api/v1/namespaces",
+        headers: {
+          authorization: `Bearer ${address.token}`,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+        },
+        ca: address.caPem,
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          res.statusCode === 201 || res.statusCode === 409
+            ? resolve()
+            : reject(new Error(`namespace ${name}: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** One server measured: a backend and how it is started. */
+interface Contender {
+  /** Column name in the report. */
+  label: string;
+  backend: ClusterBackend;
+  options?: Omit<StartClusterOptions, "backend">;
+}
+
+/** The embedded API server alone, as envtest runs kube-apiserver: no controllers, no Lease renewals. */
+const EMBEDDED_SERVER: Contender = {
+  label: "embedded",
+  backend: "embedded",
+  options: {
+    embedded: { controllers: { garbageCollector: false, namespace: false }, leaderElection: false },
+  },
+};
+/** The embedded backend as `startCluster()` gives it to a learner: its control plane runs in the same process. */
+const EMBEDDED_WITH_CONTROL_PLANE: Contender = { label: "embedded+cp", backend: "embedded" };
+
+async function measure(
+  contender: Contender,
+  sizes: Sizes,
+  log: (l: string) => void,
+): Promise<BackendFigures> {
+  const label = contender.label;
+  // The last start is the cluster the load runs against.
+  const starts: number[] = [];
+  let cluster: Cluster | undefined;
+  for (let i = 0; i < sizes.starts; i++) {
+    const t0 = performance.now();
+    const c = await startCluster({ ...contender.options, backend: contender.backend });
+    starts.push(performance.now() - t0);
+    if (i < sizes.starts - 1) await c.stop();
+    else cluster = c;
+  }
+  if (!cluster) throw new Error("no start");
+  log(`  ${label}: started in ${median(starts).toFixed(0)} ms; load...`);
+  try {
+    const address = serverAddressOf(cluster.kubeConfig);
+    if (typeof address === "string") throw new Error(`${label}: ${address}`);
+    await ensureNamespace(address, "bench-creates");
+    await ensureNamespace(address, "bench-list");
+    await ensureNamespace(address, "bench-watch");
+    await runLoad(address, {
+      job: "creates",
+      namespace: "bench-creates",
+      // As long as the measured run: the embedded server is JIT-compiled as it goes, kube-apiserver is not.
+      count: sizes.creates,
+      clients: 16,
+      prefix: "warm-",
+    });
+    const creates = await runLoad(address, {
+      job: "creates",
+      namespace: "bench-creates",
+      count: sizes.creates,
+      clients: 16,
+    });
+    if (creates.kind !== "creates") throw new Error("unexpected load result");
+    await runLoad(address, {
+      job: "creates",
+      namespace: "bench-list",
+      count: sizes.listed,
+      clients: 16,
+      data: { payload: "x".repeat(1024) },
+    });
+    const lists = await runLoad(address, { job: "list", namespace: "bench-list", lists: sizes.lists });
+    if (lists.kind !== "list") throw new Error("unexpected load result");
+    const writes = Math.round(sizes.eventsPerSecond * sizes.watchSeconds);
+    let writing: Promise<unknown> = Promise.resolve();
+    const fanOut = await runLoad(
+      address,
+      { job: "watch", namespace: "bench-watch", watchers: sizes.watchers, expected: writes * sizes.watchers },
+      (worker) => {
+        writing = runLoad(address, {
+          job: "creates",
+          namespace: "bench-watch",
+          count: writes,
+          clients: 4,
+          perSecond: sizes.eventsPerSecond,
+        }).then(() => setTimeout(() => worker.postMessage("stop"), 5000).unref());
+      },
+    );
+    await writing;
+    if (fanOut.kind !== "watch") throw new Error("unexpected load result");
+    return {
+      startMs: median(starts),
+      createsPerSecond: creates.perSecond,
+      listMs: median(lists.ms.slice(Math.min(2, lists.ms.length - 1))),
+      watchP50: fanOut.p50,
+      watchP99: fanOut.p99,
+      delivered: fanOut.delivered / (writes * sizes.watchers),
+    };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function run(ctx: BenchContext): Promise<BenchResult> {
+  const sizes = ctx.tiny ? TINY : FULL;
+  const missing: string[] = [];
+  const contenders: Contender[] = [EMBEDDED_SERVER, EMBEDDED_WITH_CONTROL_PLANE];
+  if (findEnvtestAssets()) contenders.push({ label: "envtest", backend: "envtest" });
+  else
+    missing.push(
+      "envtest: no kube-apiserver binaries (run `workbook envtest build` or set KUBEBUILDER_ASSETS)",
+    );
+  const kindReason = ctx.tiny
+    ? "not started in the tiny run (minutes to boot)"
+    : await containerRuntimeUnavailableReason();
+  if (kindReason === undefined) contenders.push({ label: "kind", backend: "kind" });
+  else missing.push(`kind: ${kindReason}`);
+  const results = new Map<string, BackendFigures>();
+  for (const c of contenders) {
+    try {
+      results.set(c.label, await measure(c, sizes, ctx.log));
+    } catch (err) {
+      if (c.backend === "embedded") throw err;
+      missing.push(`${c.label}: failed: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  const ours = results.get(EMBEDDED_SERVER.label) as BackendFigures;
+  // Peers: every other column, the embedded backend with its control plane included.
+  const real = [...results.entries()].filter(([b]) => b !== EMBEDDED_SERVER.label);
+  const figures: BenchFigure[] = [
+    {
+      name: `start to ready API (median of ${sizes.starts})`,
+      value: ours.startMs,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.startMs, r.startMs)),
+    },
+    {
+      name: "creates/s, 16 HTTPS keep-alive clients (embedded: API server only, as envtest)",
+      value: ours.createsPerSecond,
+      unit: "creates/s",
+      peers: real.map(([b, r]) => peerRate(b, ours.createsPerSecond, r.createsPerSecond)),
+      notes: `${sizes.creates} ConfigMaps after a warm-up of as many; clients in a worker thread`,
+    },
+    {
+      name: `LIST ${sizes.listed} ConfigMaps of 1 KiB, client side, median`,
+      value: ours.listMs,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.listMs, r.listMs)),
+      notes: "request sent to last byte read, one keep-alive connection, JSON",
+    },
+    {
+      name: `watch fan-out p99, ${sizes.watchers} watchers x ${sizes.eventsPerSecond} events/s`,
+      value: ours.watchP99,
+      unit: "ms",
+      peers: real.map(([b, r]) => peerCost(b, ours.watchP99, r.watchP99)),
+      notes: [...results.entries()]
+        .map(
+          ([b, r]) => `${b}: p50 ${r.watchP50.toFixed(1)} ms, ${(r.delivered * 100).toFixed(1)}% delivered`,
+        )
+        .join("; "),
+    },
+  ];
+  const envtest = results.get("envtest");
+  if (envtest) {
+    figures.push(
+      judged({
+        name: "creates/s: embedded / envtest",
+        value: ours.createsPerSecond / envtest.createsPerSecond,
+        unit: "x",
+        target: ">= 5",
+      }),
+      judged({
+        name: `LIST latency at ${sizes.listed}: envtest / embedded`,
+        value: envtest.listMs / ours.listMs,
+        unit: "x",
+        target: ">= 5",
+        notes: "at most a fifth of envtest's latency",
+      }),
+    );
+  }
+  const names = [...results.keys()];
+  const charts = [
+    xyChart({
+      title: `Creates per second by backend (${names.join(", ")})`,
+      x: names,
+      yLabel: "creates/s",
+      series: [
+        { kind: "bar", values: names.map((b) => (results.get(b) as BackendFigures).createsPerSecond) },
+      ],
+    }),
+    xyChart({
+      title: `LIST ${sizes.listed} ConfigMaps, ms, and watch p99 ms by backend; bars: LIST, line: watch p99`,
+      x: names,
+      yLabel: "ms",
+      series: [
+        { kind: "bar", values: names.map((b) => (results.get(b) as BackendFigures).listMs) },
+        { kind: "line", values: names.map((b) => (results.get(b) as BackendFigures).watchP99) },
+      ],
+    }),
+  ];
+  return { figures, charts, missing };
+}
+
+/** The embedded-vs-real-servers family. */
+export const benchmark: Benchmark = {
+  name: "backends",
+  title: "embedded against envtest (and kind): start-to-ready, creates/s, LIST at 10k, watch fan-out",
+  run,
+};

@@ -1,0 +1,176 @@
+/**
+ * `workbook grade [--solutions] [--json [file.json]] [lab-filter]` (npm run grade): grades every lab folder
+ * `NN-topic/` of labs/ (or solutions/ with --solutions) with its grader `test/labs/NN-topic.grade.ts`, printing one
+ * bullet per requirement with a hint under each failure. Each lab's checks run in a supervised worker process
+ * (src/tools/cli/grade-supervisor.ts): an endless loop or a hang fails that one check on its timeout and grading goes
+ * on. `--json` writes a report a teacher can collect: to the given `.json` file (the text report still prints),
+ * or, with no file, to stdout instead of the text. Exit 0 when every requirement is met (or there are no labs
+ * yet), 1 otherwise, 2 for a bad command line. `--labs-dir` and `--graders-dir` point elsewhere (tests use
+ * fixture labs). With `WORKBOOK_CLUSTER=kind` the run starts one kind node, within kind's start budget, and every
+ * lab's checks share it (src/tools/cli/grade-cluster.ts).
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { GradeReport } from "../../workbook/grading/check.js";
+import { formatReport, formatSummary, gradeRunReport } from "../../workbook/grading/report.js";
+import { type GradingRunCluster, startGradingRunCluster } from "./grade-cluster.js";
+import { brokenLab, superviseLab } from "./grade-supervisor.js";
+import { usageError } from "./usage-error.js";
+import { workbookPaths } from "./workbook-paths.js";
+
+/** Parsed arguments of `workbook grade`. */
+export interface GradeArgs {
+  labsDir: string;
+  gradersDir: string;
+  filter?: string;
+  /** `--json`: `"-"` for stdout, else the file to write. */
+  json?: string;
+}
+
+/** Parses the command line; unknown flags are a usage error. `--json` takes the next argument if it ends in .json. */
+export function parseGradeArgs(args: readonly string[]): GradeArgs {
+  const paths = workbookPaths();
+  const rest = [...args];
+  let json: string | undefined;
+  const at = rest.indexOf("--json");
+  if (at >= 0) {
+    const file = rest[at + 1] ?? "";
+    const takesFile = file.endsWith(".json");
+    json = takesFile ? resolve(file) : "-";
+    rest.splice(at, takesFile ? 2 : 1);
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      solutions: { type: "boolean" },
+      "labs-dir": { type: "string" },
+      "graders-dir": { type: "string" },
+    },
+  });
+  if (positionals.length > 1)
+    throw usageError(`workbook grade: one lab filter at most, got ${positionals.join(" ")}`);
+  const parsed: GradeArgs = {
+    labsDir: resolve(values["labs-dir"] ?? (values.solutions ? paths.solutions : paths.labs)),
+    gradersDir: resolve(values["graders-dir"] ?? paths.graders),
+  };
+  if (positionals[0] !== undefined) parsed.filter = positionals[0];
+  if (json !== undefined) parsed.json = json;
+  return parsed;
+}
+
+/** Lab folders (`NN-topic`) directly under `dir`, in order. */
+export function listLabs(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^\d{2}-/.test(e.name))
+    .map((e) => e.name)
+    .sort();
+}
+
+/**
+ * Grades one lab folder with its grader, every check supervised (see the module comment). `env` is the
+ * environment of its worker processes (default: this process's).
+ */
+export async function gradeLab(
+  lab: string,
+  dir: string,
+  gradersDir: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<GradeReport> {
+  const file = join(gradersDir, `${lab}.grade.ts`);
+  if (!existsSync(file)) {
+    return brokenLab(lab, "the lab has a grader", `no ${file}`, "graders live in test/labs/<lab>.grade.ts");
+  }
+  return superviseLab(lab, file, dir, env ? { env } : {});
+}
+
+/**
+ * Grades `labs` in order, printing each report through `text`. On kind the run starts one cluster first and
+ * shares it (src/tools/cli/grade-cluster.ts); when it cannot start, every lab is reported broken with the
+ * cause instead of each worker failing its first check the same slow way.
+ */
+async function gradeLabs(
+  labs: string[],
+  parsed: GradeArgs,
+  text: (t: string) => void,
+): Promise<GradeReport[]> {
+  let shared: GradingRunCluster | undefined;
+  try {
+    shared = await startGradingRunCluster({ log: (line) => text(`  ${line}\n`) });
+  } catch (err) {
+    const backend = process.env.WORKBOOK_CLUSTER;
+    const message = err instanceof Error ? err.message : String(err);
+    text(`workbook grade: the ${backend} cluster for this run did not start: ${message}\n`);
+    return labs.map((lab) => {
+      const report = brokenLab(
+        lab,
+        `a ${backend} cluster to grade on starts`,
+        message,
+        "fix what the message names, or grade on another backend (WORKBOOK_CLUSTER=embedded)",
+      );
+      text(formatReport(report));
+      return report;
+    });
+  }
+  const cluster = shared;
+  if (cluster) {
+    text(
+      `workbook grade: one ${cluster.backend} cluster for every lab of this run, ready in ` +
+        `${(cluster.startedInMs / 1000).toFixed(1)} s (its own start budget, not a check's)\n`,
+    );
+  }
+  // Ctrl-C or a CI timeout: stop the shared cluster rather than leave a node container behind.
+  const onSignal = () => void (cluster?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  if (cluster) for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, onSignal);
+  const reports: GradeReport[] = [];
+  try {
+    for (const lab of labs) {
+      const report = await gradeLab(lab, join(parsed.labsDir, lab), parsed.gradersDir, cluster?.env);
+      text(formatReport(report));
+      reports.push(report);
+    }
+  } finally {
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.off(sig, onSignal);
+    await cluster?.stop();
+  }
+  return reports;
+}
+
+/** Grades the selected labs and prints their reports; resolves 0 when every requirement is met. */
+export async function run(args: string[]): Promise<number> {
+  const parsed = parseGradeArgs(args);
+  const startedAt = new Date().toISOString();
+  const labs = listLabs(parsed.labsDir).filter((l) => !parsed.filter || l.includes(parsed.filter));
+  const text =
+    parsed.json === "-" ? (t: string) => process.stderr.write(t) : (t: string) => process.stdout.write(t);
+  if (labs.length === 0) {
+    text(
+      `workbook grade: no labs in ${parsed.labsDir}${parsed.filter ? ` match "${parsed.filter}"` : " yet"}; nothing to grade\n`,
+    );
+  }
+  const reports = labs.length > 0 ? await gradeLabs(labs, parsed, text) : [];
+  if (labs.length > 0) text(formatSummary(reports));
+  if (parsed.json !== undefined) {
+    const report = gradeRunReport(reports, {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      labsDir: parsed.labsDir,
+      cluster: process.env.WORKBOOK_CLUSTER || "embedded",
+      user: userInfo().username,
+      host: hostname(),
+      node: process.version,
+    });
+    const body = `${JSON.stringify(report, null, 2)}\n`;
+    if (parsed.json === "-") process.stdout.write(body);
+    else {
+      mkdirSync(dirname(parsed.json), { recursive: true });
+      writeFileSync(parsed.json, body);
+      text(`workbook grade: report written to ${parsed.json}\n`);
+    }
+  }
+  return reports.every((r) => r.failed === 0) ? 0 : 1;
+}

@@ -1,0 +1,108 @@
+/**
+ * The grading model. A lab is graded by a list of {@link Check}s, one per requirement a learner can read
+ * ("deleting the parent deletes its children"); each check passes or fails on its own, with a hint when it
+ * fails, so the report is a list of bullets rather than a stack trace.
+ */
+import type { Clock } from "../../clock/clock.js";
+import { realClock } from "../../clock/clock.js";
+
+/** One requirement of a lab. `run` throws (or rejects) to fail; the error message is shown to the learner. */
+export interface Check {
+  /** The requirement, phrased as the behaviour expected: "the reconciler sets observedGeneration". */
+  requirement: string;
+  /** Shown when the check fails: where to look, not the answer. */
+  hint?: string;
+  /** Longest the check may take, ms (default {@link DEFAULT_CHECK_TIMEOUT_MS}); a hanging check fails. */
+  timeout?: number;
+  run(): void | Promise<void>;
+}
+
+/** The outcome of one {@link Check}. */
+export interface CheckResult {
+  requirement: string;
+  passed: boolean;
+  /** Why it failed (the error message); absent when it passed. */
+  message?: string;
+  hint?: string;
+  durationMs: number;
+}
+
+/** Every check of one lab, in order, with the totals. */
+export interface GradeReport {
+  lab: string;
+  results: CheckResult[];
+  passed: number;
+  failed: number;
+}
+
+/** Default per-check time limit. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+
+/**
+ * A lab's grader: its title and the checks for one implementation folder (a lab or its solution).
+ * `workbook grade` runs the checks in a worker process that may be restarted after a check hangs (it then calls
+ * `checks(dir)` again and resumes with the next check), so `checks` must return the same list every time.
+ */
+export interface LabGrader {
+  title?: string;
+  checks(dir: string): Check[] | Promise<Check[]>;
+  /** Stops what `checks` started (a cluster, timers); called after the last check the worker runs. */
+  teardown?(): void | Promise<void>;
+}
+
+/** Declares a grader with type checking: `export default defineLab({ checks: (dir) => [...] })`. */
+export function defineLab(grader: LabGrader): LabGrader {
+  return grader;
+}
+
+/**
+ * Runs `run` and settles with it, or rejects with "did not finish within `limit` ms" when it takes longer (on
+ * `clock`). An async hang is cut off this way; a synchronous infinite loop is not (nothing else runs), which is
+ * why `workbook grade` also supervises each lab from another process.
+ */
+export function runWithTimeout(run: () => unknown, limit: number, clock: Clock = realClock): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = clock.setTimer(limit, () => reject(new Error(`did not finish within ${limit} ms`)));
+    Promise.resolve()
+      .then(run)
+      .then(
+        () => {
+          timer.stop();
+          resolve();
+        },
+        (err: unknown) => {
+          timer.stop();
+          reject(err);
+        },
+      );
+  });
+}
+
+/**
+ * Runs `checks` one after another (labs share one cluster namespace, so checks never overlap) and collects a
+ * {@link GradeReport}. A failing or hanging check never stops the ones after it.
+ */
+export async function runChecks(
+  lab: string,
+  checks: readonly Check[],
+  clock: Clock = realClock,
+): Promise<GradeReport> {
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    const started = clock.now();
+    try {
+      await runWithTimeout(() => check.run(), check.timeout ?? DEFAULT_CHECK_TIMEOUT_MS, clock);
+      results.push({ requirement: check.requirement, passed: true, durationMs: clock.now() - started });
+    } catch (err) {
+      results.push({
+        requirement: check.requirement,
+        passed: false,
+        message: err instanceof Error ? err.message : String(err),
+        hint: check.hint,
+        durationMs: clock.now() - started,
+      });
+    }
+  }
+  const passed = results.filter((r) => r.passed).length;
+  return { lab, results, passed, failed: results.length - passed };
+}

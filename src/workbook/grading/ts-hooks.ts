@@ -1,0 +1,68 @@
+/**
+ * Node module hooks that let `workbook grade` import TypeScript graders and lab code directly (Node 20 cannot
+ * strip types). Registered with `module.register` by src/tools/cli/grade.ts only; never imported by the library.
+ *
+ * - resolve: an ESM-style relative import `./controller.js` whose .js does not exist but whose .ts does
+ *   resolves to the .ts (the project's import convention, see tsconfig's verbatimModuleSyntax);
+ * - load: a `.ts` file is transpiled (not type-checked: `npm test` runs tsc) to an ES module with
+ *   TypeScript's `transpileModule`. Outputs are cached in `node_modules/.cache/workbook-ts/`, keyed by a hash
+ *   of the file's path and text, so a grader's worker process (started again after every hung check) loads the
+ *   TypeScript compiler only when something changed.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { LoadHook, ResolveHook } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Resolve hook: `./x.js` falls back to `./x.ts` when only the TypeScript source exists. */
+export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
+  try {
+    return await nextResolve(specifier, context);
+  } catch (err) {
+    const relative =
+      specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("file:");
+    if (relative && specifier.endsWith(".js") && context.parentURL) {
+      const url = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL);
+      if (existsSync(fileURLToPath(url))) return { url: url.href, shortCircuit: true };
+    }
+    throw err;
+  }
+};
+
+/** Where transpiled files are cached: the checkout's `node_modules/.cache` (three folders above this module). */
+const cacheDir = fileURLToPath(new URL("../../../node_modules/.cache/workbook-ts/", import.meta.url));
+
+/** The transpiled text of `fileName`, from the cache when its path and text are unchanged. */
+async function transpiled(fileName: string, text: string): Promise<string> {
+  const key = createHash("sha256").update(fileName).update("\0").update(text).digest("hex");
+  const cached = join(cacheDir, `${key}.js`);
+  if (existsSync(cached)) return readFileSync(cached, "utf8");
+  const ts = (await import("typescript")).default;
+  const output = ts.transpileModule(text, {
+    fileName,
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: true,
+      inlineSourceMap: true,
+    },
+  }).outputText;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    const partial = `${cached}.${process.pid}.tmp`;
+    writeFileSync(partial, output);
+    renameSync(partial, cached); // atomic: a concurrent reader sees the whole file or none
+  } catch {
+    // A read-only checkout still grades, only slower.
+  }
+  return output;
+}
+
+/** Load hook: transpiles `.ts` files to ES modules (no type checking). */
+export const load: LoadHook = async (url, context, nextLoad) => {
+  if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
+  const fileName = fileURLToPath(url);
+  const source = await transpiled(fileName, readFileSync(fileName, "utf8"));
+  return { format: "module", source, shortCircuit: true };
+};
