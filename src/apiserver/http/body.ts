@@ -120,11 +120,11 @@ function parseJsonText(text: string, kind?: string, patchType?: PatchType): unkn
   const wording = (why: string) => {
     // With the expected kind (create, update), kube-apiserver's decoder wording; the reason is JavaScript's.
     if (kind !== undefined)
-      return `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why}`;
+      return `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why} (${summarizeBody(text)})`;
     if (patchType !== undefined) return patchDecodeMessage(patchType, why);
     return `couldn't decode the request body as JSON: ${why}`;
   };
-  const tooDeep = nestingTooDeep(text);
+  const tooDeep = nestingTooDeep(text, patchType === "application/apply-patch+yaml");
   if (tooDeep !== undefined) throw badRequest(wording(tooDeep));
   try {
     return JSON.parse(text);
@@ -134,18 +134,35 @@ function parseJsonText(text: string, kind?: string, patchType?: PatchType): unkn
 }
 
 /**
- * The reason a body nests too deeply, or undefined. Past {@link KUBE_MAX_JSON_DEPTH} levels it is the Go JSON
- * scanner's own error, as kube-apiserver reports it; between {@link MAX_JSON_DEPTH} and that, a body
- * kube-apiserver would decode, the embedded server refuses it and says that the limit is its own: its walks over
- * an object (copy, pruning, validation, field sets, merges) recurse, and 1,000 levels keep them well inside
- * Node's stack. Checked on the text before anything parses or walks it.
+ * The start of a body that could not be decoded, as kube-apiserver quotes it after the error
+ * (`summarizeData(body, 30)`): the first 30 bytes and " ..." when longer; in hex unless it starts with `{`.
  */
-export function nestingTooDeep(text: string): string | undefined {
+function summarizeBody(text: string): string {
+  const bytes = Buffer.from(text, "utf8");
+  const head = bytes.subarray(0, 30);
+  const shown = bytes[0] === 0x7b ? head.toString("utf8") : head.toString("hex");
+  return bytes.length > 30 ? `${shown} ...` : shown;
+}
+
+/**
+ * The reason a body nests too deeply, or undefined. Past {@link KUBE_MAX_JSON_DEPTH} levels it is the error of the
+ * decoder kube-apiserver runs (Go's JSON scanner, or for an apply configuration the YAML-to-JSON converter); between
+ * {@link MAX_JSON_DEPTH} and that, a body kube-apiserver would decode, the embedded server refuses it and says
+ * that the limit is its own: its walks over an object (copy, pruning, validation, field sets, merges) recurse,
+ * and 1,000 levels keep them well inside Node's stack. Checked on the text before anything parses or walks it.
+ */
+export function nestingTooDeep(text: string, apply = false): string | undefined {
   const past = findNestingPastLimit(text, MAX_JSON_DEPTH);
   if (past === undefined) return undefined;
   const pastKube = findNestingPastLimit(text, KUBE_MAX_JSON_DEPTH);
+  const own = ` (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
+  if (apply) {
+    return pastKube !== undefined
+      ? `error converting YAML to JSON: yaml: exceeded max depth of ${KUBE_MAX_JSON_DEPTH}`
+      : `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_JSON_DEPTH}${own}`;
+  }
   if (pastKube !== undefined) return `invalid character '${pastKube.bracket}' exceeded max depth`;
-  return `invalid character '${past.bracket}' exceeded max depth of ${MAX_JSON_DEPTH} (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
+  return `invalid character '${past.bracket}' exceeded max depth of ${MAX_JSON_DEPTH}${own}`;
 }
 
 /**
@@ -214,7 +231,7 @@ function countKeys(value: unknown): number {
 export function parsePatch(body: Buffer, type: PatchType): unknown {
   if (type !== "application/apply-patch+yaml") return parseJsonText(body.toString("utf8"), undefined, type);
   const text = body.toString("utf8");
-  const tooDeep = nestingTooDeep(text);
+  const tooDeep = nestingTooDeep(text, true);
   if (tooDeep !== undefined) throw badRequest(patchDecodeMessage(type, tooDeep));
   try {
     return JSON.parse(text);
