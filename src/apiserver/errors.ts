@@ -14,7 +14,7 @@ import {
   type StatusError,
   toStatusError,
 } from "../apimachinery/errors.js";
-import { JsonDepthError, KUBE_MAX_JSON_DEPTH, MAX_JSON_DEPTH } from "./storage/json.js";
+import { JsonDepthError, KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH } from "./storage/json.js";
 
 /** 415 UnsupportedMediaType, worded as kube-apiserver's content negotiation words it. */
 export function unsupportedMediaType(contentType: string): StatusError {
@@ -186,7 +186,7 @@ export function strictPatchError(patched: unknown, detail: string): StatusError 
  * `patch` field. The patched object itself is left out of the message here (it is the deep thing).
  */
 export function patchedTooDeep(): StatusError {
-  const message = `Invalid value: "the patched object": json parse error: exceeded max depth of ${MAX_JSON_DEPTH} (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
+  const message = `Invalid value: "the patched object": json parse error: exceeded max depth of ${MAX_BODY_DEPTH} (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
   return failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
     causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
   });

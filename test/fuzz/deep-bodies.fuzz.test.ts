@@ -361,6 +361,17 @@ describe(`deep and wide bodies on every write verb (seed ${SEED}, ${RUNS} runs)`
     );
   }, 600_000);
 
+  it("an object applied at the body limit stays writable: its managedFields, nested below its fields, do not count", async () => {
+    // 2 levels of wrapping + 998 = 1,000: the most a body may nest; its fieldsV1 mirror it 5 levels further down.
+    const apply = request("widget", "apply", "at-limit", deepValue(998, "object", 0));
+    const applied = await send(apply.method, apply.path, apply.body, apply.type);
+    expect(applied.status, applied.body.slice(0, 300)).toBe(201);
+    const merge = request("widget", "merge", "at-limit", "1");
+    const patched = await send(merge.method, merge.path, merge.body, merge.type);
+    expect(patched.status, patched.body.slice(0, 300)).toBe(200);
+    expect(JSON.parse(patched.body).spec.free).toBe(1);
+  });
+
   it("a JSON patch that stacks a deep value at the end of a deep path is 422 on the patch, and nothing is stored", async () => {
     const k = KINDS.revision;
     const create = request("revision", "create", "stacked", deepValue(900, "array", 0));

@@ -7,7 +7,7 @@
  * - `i:3`: an item of a list by position (only when a list has no keys and is not atomic: rare).
  */
 import { findNestingPastLimit } from "../http/json-decoder.js";
-import { MAX_JSON_DEPTH } from "../storage/json.js";
+import { MAX_BODY_DEPTH } from "../storage/json.js";
 
 export type PathElement = string;
 
@@ -64,9 +64,9 @@ export function canonicalElement(key: string): PathElement {
 
 function parseJson(text: string, key: string): unknown {
   // A key is a string, so the body's nesting check never saw the JSON inside it.
-  if (findNestingPastLimit(text, MAX_JSON_DEPTH) !== undefined) {
+  if (findNestingPastLimit(text, MAX_BODY_DEPTH) !== undefined) {
     throw new PathElementError(
-      `path element nested deeper than ${MAX_JSON_DEPTH} levels in ${key.slice(0, 40)}...`,
+      `path element nested deeper than ${MAX_BODY_DEPTH} levels in ${key.slice(0, 40)}...`,
     );
   }
   try {

@@ -6,7 +6,7 @@
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
-import { KUBE_MAX_JSON_DEPTH, MAX_JSON_DEPTH, nestedDeeperThan } from "../storage/json.js";
+import { KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { findNestingPastLimit, parseJsonReportingDuplicates } from "./json-decoder.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
@@ -147,22 +147,22 @@ function summarizeBody(text: string): string {
 /**
  * The reason a body nests too deeply, or undefined. Past {@link KUBE_MAX_JSON_DEPTH} levels it is the error of the
  * decoder kube-apiserver runs (Go's JSON scanner, or for an apply configuration the YAML-to-JSON converter); between
- * {@link MAX_JSON_DEPTH} and that, a body kube-apiserver would decode, the embedded server refuses it and says
+ * {@link MAX_BODY_DEPTH} and that, a body kube-apiserver would decode, the embedded server refuses it and says
  * that the limit is its own: its walks over an object (copy, pruning, validation, field sets, merges) recurse,
  * and 1,000 levels keep them well inside Node's stack. Checked on the text before anything parses or walks it.
  */
 export function nestingTooDeep(text: string, apply = false): string | undefined {
-  const past = findNestingPastLimit(text, MAX_JSON_DEPTH);
+  const past = findNestingPastLimit(text, MAX_BODY_DEPTH);
   if (past === undefined) return undefined;
   const pastKube = findNestingPastLimit(text, KUBE_MAX_JSON_DEPTH);
   const own = ` (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
   if (apply) {
     return pastKube !== undefined
       ? `error converting YAML to JSON: yaml: exceeded max depth of ${KUBE_MAX_JSON_DEPTH}`
-      : `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_JSON_DEPTH}${own}`;
+      : `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_BODY_DEPTH}${own}`;
   }
   if (pastKube !== undefined) return `invalid character '${pastKube.bracket}' exceeded max depth`;
-  return `invalid character '${past.bracket}' exceeded max depth of ${MAX_JSON_DEPTH}${own}`;
+  return `invalid character '${past.bracket}' exceeded max depth of ${MAX_BODY_DEPTH}${own}`;
 }
 
 /**
@@ -193,7 +193,7 @@ export function parseObjectBody(body: Buffer, kind: string): { value: unknown; d
     const scanned = parseJsonReportingDuplicates(text);
     if (scanned.duplicates.length > 0) return scanned;
   } catch {
-    // Unreachable past the depth check above (both stop at MAX_JSON_DEPTH); JSON.parse's value stands.
+    // Unreachable past the depth check above (both stop at MAX_BODY_DEPTH); JSON.parse's value stands.
   }
   return { value, duplicates: [] };
 }
@@ -246,9 +246,9 @@ export function parsePatch(body: Buffer, type: PatchType): unknown {
     const why = err instanceof RangeError ? "exceeded max depth" : (err as Error).message;
     throw badRequest(`couldn't decode the apply patch as YAML: ${why}`);
   }
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) {
     throw badRequest(
-      patchDecodeMessage(type, `exceeded max depth of ${MAX_JSON_DEPTH} (the embedded API server's limit)`),
+      patchDecodeMessage(type, `exceeded max depth of ${MAX_BODY_DEPTH} (the embedded API server's limit)`),
     );
   }
   return value;

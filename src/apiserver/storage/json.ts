@@ -25,10 +25,17 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * Deepest nesting {@link cloneJson} accepts. kube-apiserver's decoder allows 10,000 levels; the copy here is
- * recursive, so it stops at 1,000, far deeper than any Kubernetes object, and well inside Node's stack.
+ * How deep a request body may nest on the embedded server (checked on every body before anything walks it, see
+ * `http/body.ts`). kube-apiserver's decoders allow 10,000 levels ({@link KUBE_MAX_JSON_DEPTH}); the walks here
+ * (copy, pruning, validation, field sets, merges) recurse, and 1,000 levels keep them well inside Node's stack.
  */
-export const MAX_JSON_DEPTH = 1_000;
+export const MAX_BODY_DEPTH = 1_000;
+
+/**
+ * Deepest nesting {@link cloneJson} accepts: a backstop behind {@link MAX_BODY_DEPTH}, with room for what the
+ * server adds below a body's deepest level (`managedFields` mirror the object's fields five levels down).
+ */
+export const MAX_JSON_DEPTH = 2_000;
 
 /**
  * The nesting limit of kube-apiserver's JSON decoders: Go's encoding/json and sigs.k8s.io/json refuse a document

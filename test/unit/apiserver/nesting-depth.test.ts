@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
 import { nestingTooDeep, parseObjectBody, parsePatch } from "../../../src/apiserver/http/body.js";
 import { findNestingPastLimit } from "../../../src/apiserver/http/json-decoder.js";
-import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../../src/apiserver/storage/json.js";
+import { MAX_BODY_DEPTH, nestedDeeperThan } from "../../../src/apiserver/storage/json.js";
 
 const arrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const objects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;
@@ -40,15 +40,15 @@ describe("findNestingPastLimit", () => {
 
 describe("nestedDeeperThan", () => {
   it("measures a decoded value as the text check measures its JSON", () => {
-    for (const levels of [1, 2, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1]) {
+    for (const levels of [1, 2, MAX_BODY_DEPTH, MAX_BODY_DEPTH + 1]) {
       const value = JSON.parse(arrays(levels));
-      expect(nestedDeeperThan(value, MAX_JSON_DEPTH)).toBe(levels > MAX_JSON_DEPTH);
-      expect(findNestingPastLimit(arrays(levels), MAX_JSON_DEPTH) !== undefined).toBe(
-        levels > MAX_JSON_DEPTH,
+      expect(nestedDeeperThan(value, MAX_BODY_DEPTH)).toBe(levels > MAX_BODY_DEPTH);
+      expect(findNestingPastLimit(arrays(levels), MAX_BODY_DEPTH) !== undefined).toBe(
+        levels > MAX_BODY_DEPTH,
       );
     }
     expect(nestedDeeperThan("x", 0)).toBe(false);
-    expect(nestedDeeperThan(JSON.parse(arrays(200_000)), MAX_JSON_DEPTH)).toBe(true);
+    expect(nestedDeeperThan(JSON.parse(arrays(200_000)), MAX_BODY_DEPTH)).toBe(true);
   });
 
   it("walks a shared child once per depth, so YAML-style aliasing is not exponential", () => {
@@ -85,8 +85,8 @@ describe("request bodies nested too deeply", () => {
   });
 
   it("between 1,000 and 10,000 levels: refused as the embedded server's own limit, and said so", () => {
-    const at = `{"extra":${arrays(MAX_JSON_DEPTH - 1)}}`;
-    const past = `{"extra":${arrays(MAX_JSON_DEPTH)}}`;
+    const at = `{"extra":${arrays(MAX_BODY_DEPTH - 1)}}`;
+    const past = `{"extra":${arrays(MAX_BODY_DEPTH)}}`;
     expect(parseObjectBody(Buffer.from(at), "ConfigMap").value).toEqual(JSON.parse(at));
     const err = thrown(() => parseObjectBody(Buffer.from(past), "ConfigMap"));
     expect(err.code).toBe(400);
@@ -114,7 +114,7 @@ describe("request bodies nested too deeply", () => {
     );
     expect([aliased.code, aliased.message]).toEqual([
       400,
-      `error decoding YAML: exceeded max depth of ${MAX_JSON_DEPTH} (the embedded API server's limit)`,
+      `error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH} (the embedded API server's limit)`,
     ]);
     const flow = `a: ${"[".repeat(200_000)}`;
     expect(thrown(() => parsePatch(Buffer.from(flow), "application/apply-patch+yaml")).code).toBe(400);

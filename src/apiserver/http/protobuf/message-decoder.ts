@@ -11,7 +11,7 @@
  */
 
 import type { FieldSpec, MessageSchema, ScalarType } from "../../schema/message-schema.js";
-import { MAX_JSON_DEPTH } from "../../storage/json.js";
+import { MAX_BODY_DEPTH } from "../../storage/json.js";
 import { findNestingPastLimit } from "../json-decoder.js";
 import { goDurationString } from "./go-duration.js";
 import { intOrStringJson, timestampJson } from "./value-types.js";
@@ -334,9 +334,9 @@ function rawJson(found: Map<number, Occurrence[]>, number: number, path: string)
   if (raw === undefined || raw.length === 0) return null;
   const json = text(raw, path);
   // Bounded before parsing, as a JSON body is (http/body.ts): the decoded message is re-encoded as JSON next.
-  if (findNestingPastLimit(json, MAX_JSON_DEPTH) !== undefined) {
+  if (findNestingPastLimit(json, MAX_BODY_DEPTH) !== undefined) {
     throw new MalformedProtobufError(
-      `the raw JSON at ${path} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      `the raw JSON at ${path} is nested deeper than ${MAX_BODY_DEPTH} levels`,
     );
   }
   try {
