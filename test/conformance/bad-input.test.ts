@@ -223,3 +223,75 @@ describe("requests kube-apiserver does not route or accept", () => {
     ]);
   });
 });
+
+describe("bodies nested past the JSON decoder's 10,000 levels", () => {
+  /** An object whose `extra` field opens 10,000 arrays: 10,001 levels with the object itself. */
+  const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+
+  it("are 400 BadRequest on create, update and every patch type, in the decoder's words, and nothing is stored", async () => {
+    const ns = await suite.namespace("deep");
+    const object = (name: string) =>
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":{"a":"1"},"extra":${deep}}`;
+    const made = await raw(
+      suite.kubeConfig,
+      "POST",
+      cmPath(ns),
+      object("live").replace(`,"extra":${deep}`, ""),
+    );
+    expect(made.code).toBe(201);
+    const before = await raw(suite.kubeConfig, "GET", cmPath(ns, "live"));
+    const decodeError = `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({"apiVersion":"v1","kind":"Con ...)`;
+    const cases: Array<[string, string, string, string, string]> = [
+      ["create", "POST", cmPath(ns), object("new"), decodeError],
+      ["update", "PUT", cmPath(ns, "live"), object("live"), decodeError],
+      [
+        "application/merge-patch+json",
+        "PATCH",
+        cmPath(ns, "live"),
+        `{"extra":${deep}}`,
+        "error decoding patch: invalid character '[' exceeded max depth",
+      ],
+      [
+        "application/strategic-merge-patch+json",
+        "PATCH",
+        cmPath(ns, "live"),
+        `{"extra":${deep}}`,
+        "invalid character '[' exceeded max depth",
+      ],
+      [
+        "application/json-patch+json",
+        "PATCH",
+        cmPath(ns, "live"),
+        `[{"op":"add","path":"/extra","value":${deep.slice(1, -1)}}]`,
+        "error decoding patch: invalid character '[' exceeded max depth",
+      ],
+      [
+        "application/apply-patch+yaml",
+        "PATCH",
+        `${cmPath(ns, "live")}?fieldManager=deep`,
+        object("live"),
+        "error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of 10000",
+      ],
+    ];
+    for (const [verb, method, path, body, message] of cases) {
+      const type = verb.startsWith("application/") ? verb : "application/json";
+      const res = await raw(suite.kubeConfig, method, path, body, type);
+      expect([verb, res.code, res.body]).toEqual([
+        verb,
+        400,
+        {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message,
+          reason: "BadRequest",
+          code: 400,
+        },
+      ]);
+    }
+    expect((await raw(suite.kubeConfig, "GET", cmPath(ns, "new"))).code).toBe(404);
+    expect((await raw(suite.kubeConfig, "GET", cmPath(ns, "live"))).body).toEqual(before.body);
+    expect((await raw(suite.kubeConfig, "GET", "/healthz")).body).toBe("ok");
+  });
+});

@@ -14,7 +14,7 @@ import { badRequest, failure, StatusError } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
-import { responseError } from "./errors.js";
+import { patchedTooDeep, responseError } from "./errors.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { applyWrite, validatePatchOptions } from "./registry/apply-write.js";
 import { builtinResources } from "./registry/builtin-resources.js";
@@ -27,7 +27,7 @@ import { buildSelection } from "./registry/selection-predicate.js";
 import type { ServedResource } from "./registry/served-resource.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
 import { encodeContinue } from "./storage/continue-token.js";
-import { isJsonObject } from "./storage/json.js";
+import { isJsonObject, MAX_BODY_DEPTH, nestedDeeperThan } from "./storage/json.js";
 import { ListBody, type ListItemText } from "./storage/list-body.js";
 import { type RangePage, readRange } from "./storage/list-reader.js";
 import { resolveListPosition } from "./storage/list-revision.js";
@@ -246,6 +246,10 @@ export class Backend implements ApiBackend {
       validatePatchOptions(apply, opts ?? {});
       if (apply) {
         if (!isJsonObject(patch)) throw badRequest("the apply configuration must be an object");
+        // The HTTP decoder has bounded it already; a caller of the backend itself may not have.
+        if (nestedDeeperThan(patch, MAX_BODY_DEPTH)) {
+          throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
+        }
         const live = this.writes.find(served, namespace, name);
         const applied = applyWrite(this.writes, this.clock, served, namespace, name, patch, {
           opts: opts ?? {},
@@ -256,6 +260,8 @@ export class Backend implements ApiBackend {
       const current = present(this.writes.current(served, namespace, name).object(), served);
       const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
       if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
+      // Body and stored object are each within the limit, but a JSON patch can stack one on the other.
+      if (userContentTooDeep(patched)) throw patchedTooDeep();
       return present(
         this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true }),
         served,
@@ -426,6 +432,17 @@ function guard<T>(fn: () => T): T {
   } catch (err) {
     throw responseError(err);
   }
+}
+
+/**
+ * Whether an object nests deeper than a request body may, not counting `managedFields`: those are the server's
+ * record of the object's own fields, nested a few levels below them.
+ */
+function userContentTooDeep(obj: KubeObject): boolean {
+  const meta = obj.metadata;
+  const view =
+    meta?.managedFields !== undefined ? { ...obj, metadata: { ...meta, managedFields: undefined } } : obj;
+  return nestedDeeperThan(view, MAX_BODY_DEPTH);
 }
 
 /** The namespace to read: undefined (all namespaces) for cluster-scoped kinds or an all-namespaces request. */

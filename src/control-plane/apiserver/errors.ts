@@ -14,6 +14,7 @@ import {
   type StatusError,
   toStatusError,
 } from "../../apimachinery/errors.js";
+import { JsonDepthError, KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH } from "./storage/json.js";
 
 /** 415 UnsupportedMediaType, worded as kube-apiserver's content negotiation words it. */
 export function unsupportedMediaType(contentType: string): StatusError {
@@ -29,6 +30,8 @@ export function unsupportedMediaType(contentType: string): StatusError {
  * anything else as 500 InternalError, so the server reports a Status instead of crashing.
  */
 export function responseError(err: unknown): StatusError {
+  // A copy that met a value nested past the limit (see storage/json.ts): bad input, not a server fault.
+  if (err instanceof JsonDepthError) return badRequest(`the object is nested too deeply: ${err.message}`);
   return toStatusError(err) ?? internalError(err instanceof Error ? err.message : String(err));
 }
 
@@ -172,6 +175,18 @@ export function strictDecodingError(kind: string, version: string, detail: strin
  */
 export function strictPatchError(patched: unknown, detail: string): StatusError {
   const message = `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}`;
+  return failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
+    causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
+  });
+}
+
+/**
+ * 422 for a patch whose result nests deeper than the server decodes (a JSON patch can `add` a deep value at the
+ * end of a deep path): kube-apiserver decodes the patched JSON again and reports that decode error as an invalid
+ * `patch` field. The patched object itself is left out of the message here (it is the deep thing).
+ */
+export function patchedTooDeep(): StatusError {
+  const message = `Invalid value: "the patched object": json parse error: exceeded max depth of ${MAX_BODY_DEPTH} (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
   return failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
     causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
   });

@@ -107,6 +107,16 @@ describe("Go's encoding/json rules", () => {
     expect(() => decode("v1", "ConfigMap", bfield(1, bfield(17, entryBytes)))).toThrow(/does not parse/);
   });
 
+  it("a raw JSON field nested past 1,000 levels is 400 before it is parsed", () => {
+    const raw = (levels: number) => Buffer.from(`${"[".repeat(levels)}${"]".repeat(levels)}`);
+    const entryBytes = (levels: number) =>
+      fields(sfield(1, "m"), bfield(7, bfield(1, Uint8Array.from(raw(levels)))));
+    const cm = (levels: number) => decode("v1", "ConfigMap", bfield(1, bfield(17, entryBytes(levels))));
+    expect(() => cm(1_000)).not.toThrow();
+    expect(() => cm(1_001)).toThrow(/nested deeper than 1000 levels/);
+    expect(() => cm(1_000_000)).toThrow(/nested deeper than 1000 levels/);
+  });
+
   it("repeated numbers arrive packed or one by one", () => {
     // Job.spec.podFailurePolicy.rules[].onExitCodes.values is a repeated int32.
     const onExitCodes = (values: Uint8Array) => bfield(2, fields(sfield(2, "In"), values));

@@ -6,6 +6,9 @@
  * - `v:"a"`: an item of a set list, by its value;
  * - `i:3`: an item of a list by position (only when a list has no keys and is not atomic: rare).
  */
+import { findNestingPastLimit } from "../http/json-decoder.js";
+import { MAX_BODY_DEPTH } from "../storage/json.js";
+
 export type PathElement = string;
 
 /** The path element of a struct field or map key. */
@@ -60,6 +63,12 @@ export function canonicalElement(key: string): PathElement {
 }
 
 function parseJson(text: string, key: string): unknown {
+  // A key is a string, so the body's nesting check never saw the JSON inside it.
+  if (findNestingPastLimit(text, MAX_BODY_DEPTH) !== undefined) {
+    throw new PathElementError(
+      `path element nested deeper than ${MAX_BODY_DEPTH} levels in ${key.slice(0, 40)}...`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch {

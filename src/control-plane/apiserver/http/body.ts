@@ -6,8 +6,9 @@
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
+import { KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
 import type { PatchType } from "../types.js";
-import { parseJsonReportingDuplicates } from "./json-decoder.js";
+import { findNestingPastLimit, parseJsonReportingDuplicates } from "./json-decoder.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 import type { ApiRequest } from "./transport.js";
 
@@ -114,19 +115,69 @@ export function parseJson(body: Buffer, kind?: string): unknown {
   return parseJsonText(body.toString("utf8"), kind);
 }
 
-function parseJsonText(text: string, kind?: string): unknown {
+function parseJsonText(text: string, kind?: string, patchType?: PatchType): unknown {
   if (text.trim() === "") throw badRequest("the request body is empty; an object is required");
+  const wording = (why: string) => {
+    // With the expected kind (create, update), kube-apiserver's decoder wording; the reason is JavaScript's.
+    if (kind !== undefined)
+      return `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why} (${summarizeBody(text)})`;
+    if (patchType !== undefined) return patchDecodeMessage(patchType, why);
+    return `couldn't decode the request body as JSON: ${why}`;
+  };
+  const tooDeep = nestingTooDeep(text, patchType === "application/apply-patch+yaml");
+  if (tooDeep !== undefined) throw badRequest(wording(tooDeep));
   try {
     return JSON.parse(text);
   } catch (err) {
-    const why = (err as Error).message;
-    // With the expected kind (create, update), kube-apiserver's decoder wording; the reason is JavaScript's.
-    if (kind !== undefined) {
-      throw badRequest(
-        `the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${why}`,
-      );
-    }
-    throw badRequest(`couldn't decode the request body as JSON: ${why}`);
+    throw badRequest(wording((err as Error).message));
+  }
+}
+
+/**
+ * The start of a body that could not be decoded, as kube-apiserver quotes it after the error
+ * (`summarizeData(body, 30)`): the first 30 bytes and " ..." when longer; in hex unless it starts with `{`.
+ */
+function summarizeBody(text: string): string {
+  const bytes = Buffer.from(text, "utf8");
+  const head = bytes.subarray(0, 30);
+  const shown = bytes[0] === 0x7b ? head.toString("utf8") : head.toString("hex");
+  return bytes.length > 30 ? `${shown} ...` : shown;
+}
+
+/**
+ * The reason a body nests too deeply, or undefined. Past {@link KUBE_MAX_JSON_DEPTH} levels it is the error of the
+ * decoder kube-apiserver runs (Go's JSON scanner, or for an apply configuration the YAML-to-JSON converter); between
+ * {@link MAX_BODY_DEPTH} and that, a body kube-apiserver would decode, the embedded server refuses it and says
+ * that the limit is its own: its walks over an object (copy, pruning, validation, field sets, merges) recurse,
+ * and 1,000 levels keep them well inside Node's stack. Checked on the text before anything parses or walks it.
+ */
+export function nestingTooDeep(text: string, apply = false): string | undefined {
+  const past = findNestingPastLimit(text, MAX_BODY_DEPTH);
+  if (past === undefined) return undefined;
+  const pastKube = findNestingPastLimit(text, KUBE_MAX_JSON_DEPTH);
+  const own = ` (the embedded API server's limit; kube-apiserver's is ${KUBE_MAX_JSON_DEPTH})`;
+  if (apply) {
+    return pastKube !== undefined
+      ? `error converting YAML to JSON: yaml: exceeded max depth of ${KUBE_MAX_JSON_DEPTH}`
+      : `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_BODY_DEPTH}${own}`;
+  }
+  if (pastKube !== undefined) return `invalid character '${pastKube.bracket}' exceeded max depth`;
+  return `invalid character '${past.bracket}' exceeded max depth of ${MAX_BODY_DEPTH}${own}`;
+}
+
+/**
+ * kube-apiserver's 400 message for a patch body its decoder refuses (`pkg/endpoints/handlers/patch.go`): a JSON or
+ * merge patch is "error decoding patch: ...", a strategic merge patch the bare decoder error, an apply
+ * configuration "error decoding YAML: ...".
+ */
+function patchDecodeMessage(type: PatchType, why: string): string {
+  switch (type) {
+    case "application/strategic-merge-patch+json":
+      return why;
+    case "application/apply-patch+yaml":
+      return `error decoding YAML: ${why}`;
+    default:
+      return `error decoding patch: ${why}`;
   }
 }
 
@@ -142,7 +193,7 @@ export function parseObjectBody(body: Buffer, kind: string): { value: unknown; d
     const scanned = parseJsonReportingDuplicates(text);
     if (scanned.duplicates.length > 0) return scanned;
   } catch {
-    // Nested too deep to scan for duplicates: JSON.parse's value stands (validation bounds the depth).
+    // Unreachable past the depth check above (both stop at MAX_BODY_DEPTH); JSON.parse's value stands.
   }
   return { value, duplicates: [] };
 }
@@ -172,17 +223,35 @@ function countKeys(value: unknown): number {
   return n;
 }
 
-/** Parses an apply-patch body: JSON first (what kubectl and client-node send), then YAML. */
-export function parseApplyPatch(body: Buffer): unknown {
+/**
+ * Parses a PATCH body of the given type: JSON for the three patch types, and for an apply configuration JSON
+ * first (what kubectl and client-node send), then YAML. Every body is bounded in depth before any walk sees it
+ * ({@link nestingTooDeep}); a YAML document, which has no brackets to count, is measured once it is loaded.
+ */
+export function parsePatch(body: Buffer, type: PatchType): unknown {
+  if (type !== "application/apply-patch+yaml") return parseJsonText(body.toString("utf8"), undefined, type);
+  const text = body.toString("utf8");
+  const tooDeep = nestingTooDeep(text, true);
+  if (tooDeep !== undefined) throw badRequest(patchDecodeMessage(type, tooDeep));
   try {
-    return parseJson(body);
+    return JSON.parse(text);
   } catch {
-    try {
-      return loadYaml<unknown>(body.toString("utf8"));
-    } catch (err) {
-      throw badRequest(`couldn't decode the apply patch as YAML: ${(err as Error).message}`);
-    }
+    // not JSON: YAML below
   }
+  let value: unknown;
+  try {
+    value = loadYaml<unknown>(text);
+  } catch (err) {
+    // js-yaml's parser recurses per level: a document nested past Node's stack ends here as a RangeError.
+    const why = err instanceof RangeError ? "exceeded max depth" : (err as Error).message;
+    throw badRequest(`couldn't decode the apply patch as YAML: ${why}`);
+  }
+  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) {
+    throw badRequest(
+      patchDecodeMessage(type, `exceeded max depth of ${MAX_BODY_DEPTH} (the embedded API server's limit)`),
+    );
+  }
+  return value;
 }
 
 /** Checks that a body is a JSON object (not an array, string or null). */

@@ -10,9 +10,9 @@ import { methodNotRouted } from "../errors.js";
 import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
 import type { ApiBackend, ResourceType } from "../types.js";
 import {
-  parseApplyPatch,
   parseJson,
   parseObjectBody,
+  parsePatch,
   patchTypeOf,
   readBody,
   requireJsonBody,
@@ -209,7 +209,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
         opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
       }
       const raw = await readBody(req);
-      const patch = type === "application/apply-patch+yaml" ? parseApplyPatch(raw) : parseJson(raw);
+      const patch = parsePatch(raw, type);
       if (type === "application/json-patch+json") {
         if (!Array.isArray(patch)) throw badRequest("a JSON patch must be an array of operations");
       } else {

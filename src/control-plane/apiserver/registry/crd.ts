@@ -8,6 +8,7 @@ import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { BasicStrategy } from "./strategy.js";
+import { defaultedCopy, hasDefaults } from "./structural-defaults.js";
 import type { PrinterColumn } from "./table.js";
 import { rfc3339 } from "./time.js";
 
@@ -215,6 +216,10 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       crd: crd.metadata?.name ?? "",
       printerColumns: printerColumnsOf(v.additionalPrinterColumns),
       ...(schema ? { openAPIV3Schema: schema } : {}),
+      // Reads from storage are defaulted too, so objects stored before a default was added show it.
+      ...(schema && hasDefaults(schema)
+        ? { fromStorage: (stored: KubeObject) => defaultedCopy(stored, schema) }
+        : {}),
       ...(schema
         ? { schemaCheck: (obj: unknown, errs: FieldErrors) => validateCustomObject(obj, schema, errs) }
         : {}),

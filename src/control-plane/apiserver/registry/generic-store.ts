@@ -35,6 +35,7 @@ import {
 } from "./field-validation.js";
 import { apiVersionOf, storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
+import { applyDefaults, pruneNonNullableNulls } from "./structural-defaults.js";
 import { rfc3339 } from "./time.js";
 
 /** What the generic store needs from the backend around it. */
@@ -364,6 +365,9 @@ function checkFields(served: ServedResource, obj: KubeObject, opts: WriteOptions
       ...inMeta.map((p) => `metadata.${p}`),
       ...pruneToStructuralSchema(obj, served.openAPIV3Schema),
     ];
+    // Then the schema's defaults, as apiextensions-apiserver's decoder applies them after pruning.
+    pruneNonNullableNulls(obj, served.openAPIV3Schema);
+    applyDefaults(obj, served.openAPIV3Schema);
   }
   const duplicates = opts.duplicateFields ?? [];
   if (unknown.length === 0 && duplicates.length === 0) return;

@@ -25,14 +25,52 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * Deepest nesting {@link cloneJson} accepts. kube-apiserver's decoder allows 10,000 levels; the copy here is
- * recursive, so it stops at 1,000, far deeper than any Kubernetes object, and well inside Node's stack.
+ * How deep a request body may nest on the embedded server (checked on every body before anything walks it, see
+ * `http/body.ts`). kube-apiserver's decoders allow 10,000 levels ({@link KUBE_MAX_JSON_DEPTH}); the walks here
+ * (copy, pruning, validation, field sets, merges) recurse, and 1,000 levels keep them well inside Node's stack.
  */
-export const MAX_JSON_DEPTH = 1_000;
+export const MAX_BODY_DEPTH = 1_000;
+
+/**
+ * Deepest nesting {@link cloneJson} accepts: a backstop behind {@link MAX_BODY_DEPTH}, with room for what the
+ * server adds below a body's deepest level (`managedFields` mirror the object's fields five levels down).
+ */
+export const MAX_JSON_DEPTH = 2_000;
+
+/**
+ * The nesting limit of kube-apiserver's JSON decoders: Go's encoding/json and sigs.k8s.io/json refuse a document
+ * that opens more than 10,000 arrays or objects (`invalid character '[' exceeded max depth`), and
+ * k8s.io/apimachinery's `util/json` number conversion stops at the same depth.
+ */
+export const KUBE_MAX_JSON_DEPTH = 10_000;
 
 /** Thrown by {@link cloneJson} for a value nested deeper than {@link MAX_JSON_DEPTH}. */
 export class JsonDepthError extends RangeError {
   override name = "JsonDepthError";
+}
+
+/**
+ * Whether a decoded value opens more than `limit` arrays or objects on one path (the value itself counts as
+ * the first level, as the Go decoders count). An explicit stack instead of recursion, so any depth is safe to
+ * measure. For values that did not come from text
+ * checked by the body decoder: YAML apply bodies and the result of a patch.
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  // The deepest level each node was reached at: a child shared by many parents (a YAML alias) is walked again
+  // only when reached deeper than before, so aliasing cannot make the walk exponential.
+  const reached = new Map<object, number>([[value, 1]]);
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [object, number];
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) {
+      if (child === null || typeof child !== "object" || (reached.get(child) ?? 0) >= depth + 1) continue;
+      reached.set(child, depth + 1);
+      stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function copy(value: unknown, key: string, ancestors: Set<object>): unknown {

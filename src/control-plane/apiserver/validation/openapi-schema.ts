@@ -15,6 +15,8 @@ export interface SchemaProps {
   additionalProperties?: SchemaProps | boolean;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  /** The value structural defaulting fills in (`registry/structural-defaults.ts`). */
+  default?: unknown;
 }
 
 function typeOk(value: unknown, type: string | undefined, schema: SchemaProps): boolean {

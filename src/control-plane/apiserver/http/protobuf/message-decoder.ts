@@ -11,6 +11,8 @@
  */
 
 import type { FieldSpec, MessageSchema, ScalarType } from "../../schema/message-schema.js";
+import { MAX_BODY_DEPTH } from "../../storage/json.js";
+import { findNestingPastLimit } from "../json-decoder.js";
 import { goDurationString } from "./go-duration.js";
 import { intOrStringJson, timestampJson } from "./value-types.js";
 import { MalformedProtobufError, ProtoReader, WireType, type WireTypeNumber } from "./wire-reader.js";
@@ -330,8 +332,15 @@ function plain(
 function rawJson(found: Map<number, Occurrence[]>, number: number, path: string): unknown {
   const raw = found.get(number)?.at(-1) as Uint8Array | undefined;
   if (raw === undefined || raw.length === 0) return null;
+  const json = text(raw, path);
+  // Bounded before parsing, as a JSON body is (http/body.ts): the decoded message is re-encoded as JSON next.
+  if (findNestingPastLimit(json, MAX_BODY_DEPTH) !== undefined) {
+    throw new MalformedProtobufError(
+      `the raw JSON at ${path} is nested deeper than ${MAX_BODY_DEPTH} levels`,
+    );
+  }
   try {
-    return JSON.parse(text(raw, path));
+    return JSON.parse(json);
   } catch (err) {
     if (err instanceof MalformedProtobufError) throw err;
     throw new MalformedProtobufError(`the raw JSON at ${path} does not parse: ${(err as Error).message}`);
