@@ -1,11 +1,17 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
+import { SharedInformerFactory } from "../../src/cache/index.js";
 import type { Cluster } from "../../src/cluster/index.js";
 import { findStatusCondition } from "../../src/controller/index.js";
 import { consistently, defineLab, eventually } from "../../src/grading/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
-import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook-api/index.js";
+import {
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  WorkbookResources,
+} from "../../src/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/06-status/controller.js");
@@ -35,6 +41,7 @@ class Scenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
     const c = await cluster.get();
+    c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
     return new Scenario(c, namespace, mod);
   }
@@ -88,6 +95,7 @@ class Scenario {
   }
 
   async close(): Promise<void> {
+    this.cluster.instruments?.faults.clear();
     await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
   }
 }
@@ -131,14 +139,27 @@ function statusWrites(c: Cluster): number | undefined {
     .reduce((n, r) => n + r.count, 0);
 }
 
+/** Successful (2xx) writes to ConfigSets' /status so far. */
+function acceptedStatusWrites(c: Cluster): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => r.resource === "configsets/status" && (r.verb === "update" || r.verb === "patch"))
+    .filter((r) => r.code < 300)
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** The requirement every other one builds on. */
+const REPORTS =
+  "a converged ConfigSet reports it: observedGeneration = metadata.generation, replicas = readyReplicas = spec.replicas, Ready=True, Progressing=False, Degraded=False, each with a reason";
+
 /** Grader of labs/06-status: the ConfigSet's status half, graded on what a reader of the status sees. */
 export default defineLab({
   title: "a status that tells the truth",
   async checks(dir) {
     return [
       {
-        requirement:
-          "a converged ConfigSet reports it: observedGeneration = metadata.generation, replicas = readyReplicas = spec.replicas, Ready=True, Progressing=False, Degraded=False, each with a reason",
+        requirement: REPORTS,
         hint: "compute the whole status from the observation and write it with updateStatus (the /status subresource)",
         timeout: 20_000,
         run: () =>
@@ -154,6 +175,7 @@ export default defineLab({
         requirement:
           "status reports what exists, not what was asked for: when one child cannot be made (its name is taken by someone else's ConfigMap), status.replicas counts the children that exist and Ready stays False",
         hint: "replicas and readyReplicas come from the observation (countChildren), never from spec.replicas",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "observe", async (s) => {
@@ -196,6 +218,7 @@ export default defineLab({
         requirement:
           "failures are reported: while child creates fail, the current generation shows Ready=False and Degraded=True with the error as message; once they succeed, Ready=True and Degraded=False",
         hint: "pass observed.error into the conditions (Degraded's message) and let the reconcile fail so it is retried",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "failure", async (s) => {
@@ -236,6 +259,7 @@ export default defineLab({
         requirement:
           "status writes survive 409 Conflicts: with the first 5 status writes refused, the status still converges",
         hint: "never swallow the error of updateStatus: let the reconcile fail so the key is retried, reading the object again",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "conflict", async (s) => {
@@ -245,12 +269,58 @@ export default defineLab({
             s.cluster.instruments?.faults.failNext("*", 5, 409, "configsets/status");
             await s.sets.patch(s.namespace, "web", { spec: { replicas: 3 } });
             await s.waitReported("web");
+            // Whatever 409s the controller did not use up must not reach the next requirement.
+            s.cluster.instruments?.faults.clear();
+          }),
+      },
+      {
+        requirement:
+          "status is written only when it changes: while a scale-up converges, every accepted status write changes the status (a write of an identical status is an API request for nothing)",
+        hint: "compare the status you computed with the one on the object and skip updateStatus when they are equal; the API server accepts an identical status without a new resourceVersion or event, so nothing else shows the waste",
+        needs: [REPORTS],
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "writes", async (s) => {
+            // Watch the ConfigSet as a client would: every status write that changed something is one update.
+            const factory = new SharedInformerFactory(s.cluster.kubeConfig, {
+              namespace: s.namespace,
+              onError: () => {},
+            });
+            let changes = 0;
+            factory.informerFor<ConfigSet>(WorkbookResources.configSets).addEventHandler({
+              onUpdate: (old, obj) => {
+                if (JSON.stringify(old.status ?? {}) !== JSON.stringify(obj.status ?? {})) changes++;
+              },
+            });
+            factory.start();
+            try {
+              await factory.waitForCacheSync();
+              await s.startController();
+              const before = acceptedStatusWrites(s.cluster);
+              s.cluster.instruments?.faults.latency(50, "create");
+              await s.createSet("web", 4);
+              await s.waitReported("web");
+              await s.sets.patch(s.namespace, "web", { spec: { replicas: 6 } });
+              await s.waitReported("web");
+              s.cluster.instruments?.faults.clear();
+              await sleep(500);
+              const after = acceptedStatusWrites(s.cluster);
+              if (before === undefined || after === undefined) return; // no request metrics on this backend
+              const writes = after - before;
+              if (writes > changes)
+                throw new Error(
+                  `${writes} status writes were accepted while converging, but the status changed only ${changes} times: ${writes - changes} wrote a status identical to the stored one`,
+                );
+            } finally {
+              await factory.stop();
+            }
           }),
       },
       {
         requirement:
           "no hot loop: once reported, at most 2 reconciles and no status writes in 2 s while nothing changes",
         hint: "compare the new status with the stored one and skip the write when equal: every write is an event that wakes the controller",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "hotloop", async (s) => {
