@@ -202,7 +202,7 @@ export default defineLab({
     return [
       {
         requirement: CONVERGES,
-        hint: "list children from the cache by label; create the missing ones with setControllerReference and spec.data",
+        hint: "label each child workbook.dev/configset=<name> (the children informer sees only that label), list them from the cache by it, and create the missing ones with setControllerReference and spec.data",
         timeout: 20_000,
         run: () =>
           withScenario(dir, "new", async (s) => {

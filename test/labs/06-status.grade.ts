@@ -22,6 +22,9 @@ const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a controller whose status is not reported yet may do nothing before the outcome is decided. */
+const QUIET_MS = 3000;
+
 /** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
 class Scenario {
   readonly reconciles: string[] = [];
@@ -79,18 +82,31 @@ class Scenario {
     return statusProblem(cs, await this.childCount(name, cs.metadata.uid));
   }
 
+  /**
+   * Polls until the status of `name` reports a converged, current ConfigSet. Fails after `timeout` ms, or as
+   * soon as the outcome is decided: not reported and the controller quiet (no reconcile, no status write) for
+   * {@link QUIET_MS}, so nothing is left that would change the status.
+   */
   async waitReported(name: string, timeout = 8000): Promise<void> {
-    let why: string | undefined = "not checked yet";
-    try {
-      await eventually(
-        async () => {
-          why = await this.notReported(name);
-          return why === undefined;
-        },
-        { timeout, interval: 50 },
-      );
-    } catch {
-      throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+    const started = Date.now();
+    let activity = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+    let lastActive = started;
+    for (;;) {
+      const why = await this.notReported(name);
+      if (why === undefined) return;
+      const now = Date.now();
+      const seen = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+      if (seen !== activity) {
+        activity = seen;
+        lastActive = now;
+      }
+      if (now - lastActive >= QUIET_MS)
+        throw new Error(
+          `not reported: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no status write), so nothing will change it (${this.reconciles.length} reconciles reported)`,
+        );
+      if (now - started >= timeout)
+        throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+      await sleep(50);
     }
   }
 
@@ -160,7 +176,7 @@ export default defineLab({
     return [
       {
         requirement: REPORTS,
-        hint: "compute the whole status from the observation and write it with updateStatus (the /status subresource)",
+        hint: "compute the whole status from the observation, with observedGeneration = the metadata.generation of the object you acted on, and write it with updateStatus (the /status subresource)",
         timeout: 20_000,
         run: () =>
           withScenario(dir, "converged", async (s) => {
@@ -319,7 +335,7 @@ export default defineLab({
       {
         requirement:
           "no hot loop: once reported, at most 2 reconciles and no status writes in 2 s while nothing changes",
-        hint: "compare the new status with the stored one and skip the write when equal: every write is an event that wakes the controller",
+        hint: "skip the write when the new status equals the stored one, and keep what differs on every pass (a time, a counter) out of the status: every write is an event that wakes the controller",
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
