@@ -14,6 +14,7 @@ import {
   runWithTimeout,
   skippedForUnmetNeed,
 } from "../grading/check.js";
+import { warmTranspileCache } from "../grading/ts-hooks.js";
 import type { WorkerMessage } from "./grade-protocol.js";
 
 function send(message: WorkerMessage): Promise<void> {
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     }
     grader = mod.default;
     checks = await grader.checks(dir);
+    await warmTranspileCache(dir);
   } catch (err) {
     await send({ type: "load-error", message: messageOf(err) });
     process.exit(0);
