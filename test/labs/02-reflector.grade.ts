@@ -21,6 +21,13 @@ const TEAMS = "workbook.dev/teams";
 const teamsOf = (obj: MetaObject): string[] =>
   (obj.metadata?.annotations?.[TEAMS] ?? "").split(",").filter((t) => t !== "");
 
+/** Calls of the index function the grader gave the store, so far (every scenario's store counts here). */
+let indexCalls = 0;
+const countedTeamsOf = (obj: MetaObject): string[] => {
+  indexCalls++;
+  return teamsOf(obj);
+};
+
 /** One cluster for every check this worker runs. */
 const cluster = gradingCluster(
   { prefix: "lab02" },
@@ -50,7 +57,7 @@ class Scenario {
     for (const [name, teams] of Object.entries(seed)) {
       await core.createNamespacedConfigMap({ namespace, body: configMap(name, teams) });
     }
-    const store = new mod.IndexedStore({ team: teamsOf });
+    const store = new mod.IndexedStore({ team: countedTeamsOf });
     const listWatch = new ListWatch(c.kubeConfig, BuiltinResources.configMaps, { namespace });
     const reflector = new Reflector<MetaObject>(listWatch, store, {
       name: `lab02-${label}`,
@@ -218,11 +225,13 @@ export default defineLab({
     },
     {
       requirement: "a deleted object leaves the store and every index value it was filed under",
-      hint: "delete must also take the key out of the index",
+      hint: "delete must also take the key out of every index value the object was filed under (when the failure is from before the delete, the object was never filed under all its values)",
       timeout: 15_000,
       run: () =>
         withScenario(dir, "delete", { a: "red,blue", b: "red" }, async (s) => {
-          await s.expectTeam("blue", ["a"]);
+          await s.expectTeam("blue", ["a"]).catch((err: Error) => {
+            throw new Error(`before the delete: ${err.message}`);
+          });
           await s.remove("a");
           await s.expectInStep("after deleting a");
           await s.expectTeam("red", ["b"]);
@@ -286,6 +295,25 @@ export default defineLab({
           await s.update("b", "blue,blue2");
           await s.expectTeam("blue2", ["b"]);
           await s.expectTeam("blue", ["a", "b"]);
+        }),
+    },
+    {
+      requirement:
+        "byIndex reads the index: answering it calls no index function, however many objects the store holds",
+      hint: "keep value -> set of keys up to date in add, update, delete and replace, and let byIndex look the value up there: scanning every object and calling the index function costs a pass over the whole cache per lookup",
+      timeout: 15_000,
+      run: () =>
+        withScenario(dir, "lookup", { a: "red", b: "blue", c: "red", d: "green", e: "red" }, async (s) => {
+          await s.expectTeam("red", ["a", "c", "e"]);
+          await s.expectTeam("blue", ["b"]);
+          // byIndex is synchronous: the reflector cannot write in between, so every call counted is byIndex's.
+          const before = indexCalls;
+          for (const team of ["red", "blue", "green", "nobody"]) s.team(team);
+          const calls = indexCalls - before;
+          if (calls > 0)
+            throw new Error(
+              `four byIndex lookups called the index function ${calls} times (the store holds 5 objects): byIndex scans the objects instead of reading the index`,
+            );
         }),
     },
   ],

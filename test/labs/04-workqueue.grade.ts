@@ -202,6 +202,76 @@ export default defineLab({
         },
       },
       {
+        requirement:
+          "each key has its own backoff: after another key failed 5 times, a key's first retry still waits 5 ms",
+        hint: "count failures per key (a Map from key to count), not in one counter for the whole queue: one broken object must not slow the retries of every other",
+        timeout: 10_000,
+        run: async () => {
+          const clock = new FakeClock();
+          const q = new (await load(dir)).WorkQueue<string>({ clock, baseDelayMs: 5, maxDelayMs: 1000 });
+          for (let i = 0; i < 5; i++) {
+            q.addRateLimited("broken");
+            if (!(await clock.step())) throw new Error(`failure ${i + 1} of "broken": no timer was set`);
+            const r = await within(q.get(), 200);
+            if (r === TIMEOUT) throw new Error(`failure ${i + 1} of "broken": the key never came back`);
+            q.done("broken");
+          }
+          q.addRateLimited("fresh");
+          await clock.advance(4);
+          if (q.len() !== 0) throw new Error('"fresh" came back within 4 ms');
+          await clock.advance(1);
+          if (q.len() !== 1)
+            throw new Error(
+              `"fresh" failed once but was not back after 5 ms: it waits as if it had failed ${q.numRequeues("broken")} times like "broken" (numRequeues("fresh") is ${q.numRequeues("fresh")})`,
+            );
+          if (q.numRequeues("fresh") !== 1)
+            throw new Error(`numRequeues("fresh") is ${q.numRequeues("fresh")} after its one failure`);
+          q.shutDown();
+        },
+      },
+      {
+        requirement:
+          "a retry that comes due goes through add: a key already waiting is not queued twice, and a key held by a worker is not handed to a second one",
+        hint: "when the backoff timer fires, call add(key) so the dirty and processing sets apply, instead of pushing the key onto the queue yourself",
+        timeout: 10_000,
+        run: async () => {
+          const clock = new FakeClock();
+          const q = new (await load(dir)).WorkQueue<string>({ clock });
+          // Waiting: the key is queued, then its retry comes due.
+          q.add("waiting");
+          q.addRateLimited("waiting");
+          if (!(await clock.step())) throw new Error("addRateLimited set no timer on the clock");
+          if (q.len() !== 1)
+            throw new Error(`len() is ${q.len()}: a waiting key was queued again by its retry`);
+          const first = await within(q.get(), 200);
+          if (first === TIMEOUT || first.item !== "waiting")
+            throw new Error("get() did not hand out the waiting key");
+          q.done("waiting");
+          const twice = await within(q.get(), 100);
+          if (twice !== TIMEOUT)
+            throw new Error(`the key ran twice for one add and one retry: got ${JSON.stringify(twice)}`);
+          q.shutDown(); // wakes the get() abandoned above, which would otherwise take the next key
+          // Held: a worker holds the key when its retry comes due.
+          const h = new (await load(dir)).WorkQueue<string>({ clock });
+          h.add("held");
+          const held = await within(h.get(), 200);
+          if (held === TIMEOUT || held.item !== "held") throw new Error("get() did not hand out the key");
+          h.addRateLimited("held");
+          await clock.step();
+          const second = h.get();
+          second.catch(() => {}); // observed below
+          if ((await within(second, 100)) !== TIMEOUT)
+            throw new Error("a second worker got the key while the first still held it (its retry came due)");
+          h.done("held");
+          const again = await within(second, 300);
+          if (again === TIMEOUT || again.item !== "held")
+            throw new Error(
+              "the retry that came due while the key was held was lost: it never ran after done()",
+            );
+          h.shutDown();
+        },
+      },
+      {
         requirement: "shutDown() wakes every waiting get() with shutdown: true, and later adds are ignored",
         timeout: 10_000,
         run: async () => {

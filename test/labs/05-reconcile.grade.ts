@@ -15,10 +15,19 @@ const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How long a controller that has not converged may do nothing (no reconcile, no write) before the outcome is
+ * decided: a level-triggered controller retries a failure with backoff (milliseconds here), one that acts
+ * only on events has nothing left to act on.
+ */
+const QUIET_MS = 3000;
+
 /** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
 class Scenario {
   readonly reconciles: string[] = [];
   readonly instances: Instance[] = [];
+  /** GET and LIST requests the grader itself sent (they count in the server's metrics too). */
+  ownReads = 0;
   readonly core: CoreV1Api;
   readonly sets: ReturnType<typeof configSetClient>;
 
@@ -38,6 +47,7 @@ class Scenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
     const c = await cluster.get();
+    c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
     return new Scenario(c, namespace, mod);
   }
@@ -63,6 +73,7 @@ class Scenario {
 
   /** ConfigMaps labelled for `name` that are not being deleted. */
   async children(name: string): Promise<V1ConfigMap[]> {
+    this.ownReads++;
     const list = await this.core.listNamespacedConfigMap({
       namespace: this.namespace,
       labelSelector: `${CONFIGSET_LABEL}=${name}`,
@@ -89,6 +100,7 @@ class Scenario {
 
   /** Why `name` has not converged (undefined once it has). */
   async notConverged(name: string): Promise<string | undefined> {
+    this.ownReads++;
     const cs = await this.sets.get(this.namespace, name);
     const kids = await this.children(name);
     const orphans = kids.filter((cm) => getControllerOf(cm)?.uid !== cs.metadata.uid);
@@ -102,24 +114,41 @@ class Scenario {
     return undefined;
   }
 
-  /** Polls until `name` has converged; fails with the last reason after `timeout` ms. */
+  /**
+   * Polls until `name` has converged. Fails with the last reason after `timeout` ms, or as soon as the outcome
+   * is decided: not converged and the controller quiet (no reconcile, no write) for {@link QUIET_MS}, i.e.
+   * nothing is left that would retry.
+   */
   async waitConverged(name: string, timeout = 8000): Promise<void> {
-    let why: string | undefined = "not checked yet";
-    try {
-      await eventually(
-        async () => {
-          why = await this.notConverged(name);
-          return why === undefined;
-        },
-        { timeout, interval: 50 },
-      );
-    } catch {
-      const seen = this.reconciles.length;
-      throw new Error(`after ${timeout} ms: ${why} (${seen} reconciles reported through onReconcile)`);
+    const started = Date.now();
+    let activity = `${this.reconciles.length}/${writeRequests(this.cluster)}`;
+    let lastActive = started;
+    for (;;) {
+      const why = await this.notConverged(name);
+      if (why === undefined) return;
+      const now = Date.now();
+      const seen = `${this.reconciles.length}/${writeRequests(this.cluster)}`;
+      if (seen !== activity) {
+        activity = seen;
+        lastActive = now;
+      }
+      const reconciles = `${this.reconciles.length} reconciles reported through onReconcile`;
+      if (now - lastActive >= QUIET_MS)
+        throw new Error(
+          `not converged: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no write), so nothing will fix it (${reconciles})`,
+        );
+      if (now - started >= timeout) throw new Error(`after ${timeout} ms: ${why} (${reconciles})`);
+      await sleep(50);
     }
   }
 
+  /** The UIDs of the children of `name`, sorted. */
+  async uids(name: string): Promise<string[]> {
+    return (await this.children(name)).map((cm) => cm.metadata?.uid ?? "").sort();
+  }
+
   async close(): Promise<void> {
+    this.cluster.instruments?.faults.clear();
     await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
   }
 }
@@ -153,15 +182,27 @@ function writeRequests(c: Cluster): number | undefined {
     .reduce((n, r) => n + r.count, 0);
 }
 
+/** Successful (2xx) requests with `verb` on ConfigMaps so far. */
+function childWrites(c: Cluster, verb: "create" | "delete"): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => r.verb === verb && r.resource === "configmaps" && r.code < 300)
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** The requirement every other one builds on: a controller that cannot converge a new ConfigSet. */
+const CONVERGES =
+  "a new ConfigSet converges: spec.replicas ConfigMaps labelled workbook.dev/configset=<name>, each with a controller ownerReference to the ConfigSet and data equal to spec.data";
+
 /** Grader of labs/05-reconcile: the ConfigSet replica controller, graded on outcomes against a cluster. */
 export default defineLab({
   title: "the ConfigSet replica controller",
   async checks(dir) {
     return [
       {
-        requirement:
-          "a new ConfigSet converges: spec.replicas ConfigMaps labelled workbook.dev/configset=<name>, each with a controller ownerReference to the ConfigSet and data equal to spec.data",
-        hint: "list children from the cache by label; create the missing ones with setControllerReference and spec.data",
+        requirement: CONVERGES,
+        hint: "label each child workbook.dev/configset=<name> (the children informer sees only that label), list them from the cache by it, and create the missing ones with setControllerReference and spec.data",
         timeout: 20_000,
         run: () =>
           withScenario(dir, "new", async (s) => {
@@ -174,6 +215,7 @@ export default defineLab({
         requirement:
           "missing, extra and drifted children converge: scale up and down, a child deleted or edited by hand is restored",
         hint: "a ConfigMap event must enqueue the key of the ConfigSet its label names, or nobody notices a child deleted by hand",
+        needs: [CONVERGES],
         timeout: 25_000,
         run: () =>
           withScenario(dir, "drift", async (s) => {
@@ -195,6 +237,7 @@ export default defineLab({
         requirement:
           "labelled ConfigMaps that exist before the controller starts are adopted (same UIDs, ownerReference added, data fixed) and extras deleted, never deleted and recreated",
         hint: "count every labelled child without a controller as yours: set the ownerReference and data with an update instead of deleting it",
+        needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "adopt", async (s) => {
@@ -222,8 +265,9 @@ export default defineLab({
       },
       {
         requirement:
-          "converges although watch events are lost: watches dropped and history compacted (410 Expired) while the spec changes and a child is deleted",
-        hint: "reconcile from the caches by key, never from the content of one event; the informer relists after a 410",
+          "converges although events are lost: watches dropped and history compacted (410 Expired) while the spec changes and a child is deleted, then the next 4 child creates fail (a failed write leaves no event for a relist to replay)",
+        hint: "return the error from reconcile so the queue retries the key with backoff, and read the desired and actual state from the caches by key, never from one event: a write that failed produces no event to act on",
+        needs: [CONVERGES],
         timeout: 25_000,
         run: () =>
           withScenario(dir, "dropped", async (s) => {
@@ -235,6 +279,7 @@ export default defineLab({
             await s.scale("web", { replicas: 4 });
             const [child] = await s.children("web");
             await s.core.deleteNamespacedConfigMap({ name: child!.metadata!.name!, namespace: s.namespace });
+            faults?.failNext("create", 4, 500, "configmaps");
             faults?.compactHistory();
             faults?.dropWatches();
             await s.waitConverged("web", 10_000);
@@ -244,6 +289,7 @@ export default defineLab({
         requirement:
           "a restart half way through a scale-up: a new instance finishes the job, keeps every child the first one made (UIDs compared) and makes no duplicates",
         hint: "the new instance starts with an empty memory: everything it needs must come from the caches (labels, ownerReferences)",
+        needs: [CONVERGES],
         timeout: 30_000,
         run: () =>
           withScenario(dir, "restart", async (s) => {
@@ -279,8 +325,79 @@ export default defineLab({
       },
       {
         requirement:
+          "a spec.data change updates the children in place: the same UIDs, and never fewer than spec.replicas children while it rolls out",
+        hint: "replace the data of each child that differs (an update keeps the object and its UID); delete only children beyond spec.replicas",
+        needs: [CONVERGES],
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "inplace", async (s) => {
+            await s.startController();
+            await s.createSet("web", 3, { color: "blue" });
+            await s.waitConverged("web");
+            const before = await s.uids("web");
+            let fewest = before.length;
+            let sampling = true;
+            const sampler = (async () => {
+              while (sampling) {
+                fewest = Math.min(fewest, (await s.children("web")).length);
+                await sleep(10);
+              }
+            })();
+            try {
+              await s.scale("web", { data: { color: "green" } });
+              await s.waitConverged("web");
+            } finally {
+              sampling = false;
+              await sampler;
+            }
+            const after = await s.uids("web");
+            const replaced = before.filter((uid) => !after.includes(uid)).length;
+            if (replaced > 0)
+              throw new Error(
+                `${replaced} of the 3 children were deleted and made again for a data change (UIDs changed); at one moment only ${fewest} existed`,
+              );
+            if (fewest < 3) throw new Error(`while the data changed only ${fewest} of 3 children existed`);
+          }),
+      },
+      {
+        requirement:
+          "no duplicates under a lagging cache: with watch events arriving late, a scale-up from 2 to 5 creates exactly 3 children and deletes none",
+        hint: "the cache may not show a child you created a moment ago: give children deterministic names (<name>-<i>) so a second create answers AlreadyExists instead of making a duplicate",
+        needs: [CONVERGES],
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "lag", async (s) => {
+            await s.startController();
+            await s.createSet("web", 2, { color: "blue" });
+            await s.waitConverged("web");
+            const faults = s.cluster.instruments?.faults;
+            const created = childWrites(s.cluster, "create");
+            const deleted = childWrites(s.cluster, "delete");
+            // Every watch closes after one event and takes 300 ms to come back: the caches trail the writes.
+            faults?.dropWatchesEvery(1);
+            faults?.latency(300, "watch");
+            try {
+              await s.scale("web", { replicas: 5 });
+              await s.waitConverged("web", 12_000);
+              await sleep(700);
+            } finally {
+              faults?.clear();
+            }
+            await s.waitConverged("web");
+            if (created === undefined || deleted === undefined) return; // no request metrics on this backend
+            const creates = (childWrites(s.cluster, "create") ?? 0) - created;
+            const deletes = (childWrites(s.cluster, "delete") ?? 0) - deleted;
+            if (creates !== 3 || deletes !== 0)
+              throw new Error(
+                `scaling from 2 to 5 created ${creates} children and deleted ${deletes}: duplicates were made while the cache lagged`,
+              );
+          }),
+      },
+      {
+        requirement:
           "no hot loop: once converged, at most 2 reconciles and no writes in 2 s while nothing changes",
         hint: "write only what differs: an update that changes nothing still comes back as an event, and so does every create",
+        needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "hotloop", async (s) => {
@@ -305,24 +422,37 @@ export default defineLab({
       },
       {
         requirement:
-          "watches instead of polling: while idle, no GET or LIST of ConfigSets or ConfigMaps in 2 s (request counts of the embedded server)",
-        hint: "read through informers (one LIST, then a WATCH) instead of asking the API server in a loop",
+          "reads come from the caches: after the informers' first LIST, no GET or LIST of ConfigSets or ConfigMaps while converging through a scale-up and a data change, nor in 2 s idle (request counts of the embedded server)",
+        hint: "read the ConfigSet and its children through the informers' listers in every reconcile; a GET or LIST to the API server on each pass costs a request per reconcile",
+        needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "poll", async (s) => {
             await s.startController();
+            const start = readRequests(s.cluster);
+            const ownStart = s.ownReads;
             await s.createSet("web", 2, { color: "blue" });
             await s.waitConverged("web");
-            await sleep(300);
-            const before = readRequests(s.cluster);
+            await s.scale("web", { replicas: 4, data: { color: "green" } });
+            await s.waitConverged("web");
+            const converged = readRequests(s.cluster);
+            const own = s.ownReads - ownStart;
             await sleep(2000);
             const after = readRequests(s.cluster);
-            if (before === undefined || after === undefined) {
+            if (start === undefined || converged === undefined || after === undefined) {
               if (s.reconciles.length === 0)
                 throw new Error("no reconcile was reported: call options.onReconcile(key)");
               return; // no request metrics on this backend: converging is all that can be checked here
             }
-            if (after > before) throw new Error(`${after - before} GET/LIST requests in 2 s while idle`);
+            // The grader's own reads (waitConverged's GET and LISTs) are counted too: subtract them.
+            const busy = converged - start - own;
+            const idle = after - converged;
+            // An informer may relist once after a watch error: allow one LIST of each resource.
+            if (busy > 2)
+              throw new Error(
+                `${busy} GET/LIST requests while converging (${s.reconciles.length} reconciles): the reconcile reads from the API server`,
+              );
+            if (idle > 0) throw new Error(`${idle} GET/LIST requests in 2 s while idle`);
           }),
       },
     ];

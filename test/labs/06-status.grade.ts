@@ -1,11 +1,17 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
+import { SharedInformerFactory } from "../../src/cache/index.js";
 import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import { findStatusCondition } from "../../src/controller/index.js";
 import { getControllerOf } from "../../src/meta/index.js";
 import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
+import {
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  configSetClient,
+  WorkbookResources,
+} from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
 type ControllerModule = typeof import("../../solutions/06-status/controller.js");
@@ -15,6 +21,9 @@ type Instance = ReturnType<ControllerModule["createStatusController"]>;
 const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long a controller whose status is not reported yet may do nothing before the outcome is decided. */
+const QUIET_MS = 3000;
 
 /** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
 class Scenario {
@@ -35,6 +44,7 @@ class Scenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
     const c = await cluster.get();
+    c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
     return new Scenario(c, namespace, mod);
   }
@@ -72,22 +82,36 @@ class Scenario {
     return statusProblem(cs, await this.childCount(name, cs.metadata.uid));
   }
 
+  /**
+   * Polls until the status of `name` reports a converged, current ConfigSet. Fails after `timeout` ms, or as
+   * soon as the outcome is decided: not reported and the controller quiet (no reconcile, no status write) for
+   * {@link QUIET_MS}, so nothing is left that would change the status.
+   */
   async waitReported(name: string, timeout = 8000): Promise<void> {
-    let why: string | undefined = "not checked yet";
-    try {
-      await eventually(
-        async () => {
-          why = await this.notReported(name);
-          return why === undefined;
-        },
-        { timeout, interval: 50 },
-      );
-    } catch {
-      throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+    const started = Date.now();
+    let activity = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+    let lastActive = started;
+    for (;;) {
+      const why = await this.notReported(name);
+      if (why === undefined) return;
+      const now = Date.now();
+      const seen = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+      if (seen !== activity) {
+        activity = seen;
+        lastActive = now;
+      }
+      if (now - lastActive >= QUIET_MS)
+        throw new Error(
+          `not reported: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no status write), so nothing will change it (${this.reconciles.length} reconciles reported)`,
+        );
+      if (now - started >= timeout)
+        throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+      await sleep(50);
     }
   }
 
   async close(): Promise<void> {
+    this.cluster.instruments?.faults.clear();
     await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
   }
 }
@@ -131,15 +155,28 @@ function statusWrites(c: Cluster): number | undefined {
     .reduce((n, r) => n + r.count, 0);
 }
 
+/** Successful (2xx) writes to ConfigSets' /status so far. */
+function acceptedStatusWrites(c: Cluster): number | undefined {
+  const m = c.instruments?.metrics.snapshot();
+  if (!m) return undefined;
+  return m.requests
+    .filter((r) => r.resource === "configsets/status" && (r.verb === "update" || r.verb === "patch"))
+    .filter((r) => r.code < 300)
+    .reduce((n, r) => n + r.count, 0);
+}
+
+/** The requirement every other one builds on. */
+const REPORTS =
+  "a converged ConfigSet reports it: observedGeneration = metadata.generation, replicas = readyReplicas = spec.replicas, Ready=True, Progressing=False, Degraded=False, each with a reason";
+
 /** Grader of labs/06-status: the ConfigSet's status half, graded on what a reader of the status sees. */
 export default defineLab({
   title: "a status that tells the truth",
   async checks(dir) {
     return [
       {
-        requirement:
-          "a converged ConfigSet reports it: observedGeneration = metadata.generation, replicas = readyReplicas = spec.replicas, Ready=True, Progressing=False, Degraded=False, each with a reason",
-        hint: "compute the whole status from the observation and write it with updateStatus (the /status subresource)",
+        requirement: REPORTS,
+        hint: "compute the whole status from the observation, with observedGeneration = the metadata.generation of the object you acted on, and write it with updateStatus (the /status subresource)",
         timeout: 20_000,
         run: () =>
           withScenario(dir, "converged", async (s) => {
@@ -154,6 +191,7 @@ export default defineLab({
         requirement:
           "status reports what exists, not what was asked for: when one child cannot be made (its name is taken by someone else's ConfigMap), status.replicas counts the children that exist and Ready stays False",
         hint: "replicas and readyReplicas come from the observation (countChildren), never from spec.replicas",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "observe", async (s) => {
@@ -196,6 +234,7 @@ export default defineLab({
         requirement:
           "failures are reported: while child creates fail, the current generation shows Ready=False and Degraded=True with the error as message; once they succeed, Ready=True and Degraded=False",
         hint: "pass observed.error into the conditions (Degraded's message) and let the reconcile fail so it is retried",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "failure", async (s) => {
@@ -236,6 +275,7 @@ export default defineLab({
         requirement:
           "status writes survive 409 Conflicts: with the first 5 status writes refused, the status still converges",
         hint: "never swallow the error of updateStatus: let the reconcile fail so the key is retried, reading the object again",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "conflict", async (s) => {
@@ -245,12 +285,58 @@ export default defineLab({
             s.cluster.instruments?.faults.failNext("*", 5, 409, "configsets/status");
             await s.sets.patch(s.namespace, "web", { spec: { replicas: 3 } });
             await s.waitReported("web");
+            // Whatever 409s the controller did not use up must not reach the next requirement.
+            s.cluster.instruments?.faults.clear();
+          }),
+      },
+      {
+        requirement:
+          "status is written only when it changes: while a scale-up converges, every accepted status write changes the status (a write of an identical status is an API request for nothing)",
+        hint: "compare the status you computed with the one on the object and skip updateStatus when they are equal; the API server accepts an identical status without a new resourceVersion or event, so nothing else shows the waste",
+        needs: [REPORTS],
+        timeout: 20_000,
+        run: () =>
+          withScenario(dir, "writes", async (s) => {
+            // Watch the ConfigSet as a client would: every status write that changed something is one update.
+            const factory = new SharedInformerFactory(s.cluster.kubeConfig, {
+              namespace: s.namespace,
+              onError: () => {},
+            });
+            let changes = 0;
+            factory.informerFor<ConfigSet>(WorkbookResources.configSets).addEventHandler({
+              onUpdate: (old, obj) => {
+                if (JSON.stringify(old.status ?? {}) !== JSON.stringify(obj.status ?? {})) changes++;
+              },
+            });
+            factory.start();
+            try {
+              await factory.waitForCacheSync();
+              await s.startController();
+              const before = acceptedStatusWrites(s.cluster);
+              s.cluster.instruments?.faults.latency(50, "create");
+              await s.createSet("web", 4);
+              await s.waitReported("web");
+              await s.sets.patch(s.namespace, "web", { spec: { replicas: 6 } });
+              await s.waitReported("web");
+              s.cluster.instruments?.faults.clear();
+              await sleep(500);
+              const after = acceptedStatusWrites(s.cluster);
+              if (before === undefined || after === undefined) return; // no request metrics on this backend
+              const writes = after - before;
+              if (writes > changes)
+                throw new Error(
+                  `${writes} status writes were accepted while converging, but the status changed only ${changes} times: ${writes - changes} wrote a status identical to the stored one`,
+                );
+            } finally {
+              await factory.stop();
+            }
           }),
       },
       {
         requirement:
           "no hot loop: once reported, at most 2 reconciles and no status writes in 2 s while nothing changes",
-        hint: "compare the new status with the stored one and skip the write when equal: every write is an event that wakes the controller",
+        hint: "skip the write when the new status equals the stored one, and keep what differs on every pass (a time, a counter) out of the status: every write is an event that wakes the controller",
+        needs: [REPORTS],
         timeout: 20_000,
         run: () =>
           withScenario(dir, "hotloop", async (s) => {

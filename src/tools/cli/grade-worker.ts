@@ -7,7 +7,14 @@
  */
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
-import { DEFAULT_CHECK_TIMEOUT_MS, type LabGrader, runWithTimeout } from "../../workbook/grading/check.js";
+import {
+  type CheckResult,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  type LabGrader,
+  runWithTimeout,
+  skippedForUnmetNeed,
+} from "../../workbook/grading/check.js";
+import { warmTranspileCache } from "../../workbook/grading/ts-hooks.js";
 import type { WorkerMessage } from "./grade-protocol.js";
 
 function send(message: WorkerMessage): Promise<void> {
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
     }
     grader = mod.default;
     checks = await grader.checks(dir);
+    await warmTranspileCache(dir);
   } catch (err) {
     await send({ type: "load-error", message: messageOf(err) });
     process.exit(0);
@@ -56,9 +64,17 @@ async function main(): Promise<void> {
       ? { type: "checks", checks: info }
       : { type: "checks", title: grader.title, checks: info },
   );
+  // Results this process saw (after a restart, the checks before `from` are not known here and are not skipped).
+  const seen: CheckResult[] = [];
   for (let index = from; index < checks.length; index++) {
     const check = checks[index]!;
     await send({ type: "start", index });
+    const skipped = skippedForUnmetNeed(check, seen);
+    if (skipped) {
+      seen.push(skipped);
+      await send({ type: "result", index, restart: false, result: skipped });
+      continue;
+    }
     const started = Date.now();
     let restart = false;
     let result: WorkerMessage & { type: "result" };
@@ -87,6 +103,7 @@ async function main(): Promise<void> {
         result: check.hint === undefined ? failed : { ...failed, hint: check.hint },
       };
     }
+    seen.push(result.result);
     await send(result);
     if (restart) {
       await teardown(grader);

@@ -14,6 +14,12 @@ export interface Check {
   hint?: string;
   /** Longest the check may take, ms (default {@link DEFAULT_CHECK_TIMEOUT_MS}); a hanging check fails. */
   timeout?: number;
+  /**
+   * Requirements of earlier checks this one builds on (exact texts). When one of them failed, this check is
+   * not run: it fails at once with one line naming that requirement, so a single root cause is reported once
+   * instead of being waited for again by every check that repeats its first step.
+   */
+  needs?: readonly string[];
   run(): void | Promise<void>;
 }
 
@@ -25,6 +31,24 @@ export interface CheckResult {
   message?: string;
   hint?: string;
   durationMs: number;
+  /** True when the check was not run because a requirement it {@link Check.needs} failed. */
+  skipped?: boolean;
+}
+
+/**
+ * The result of `check` without running it when a requirement it needs failed among `earlier` (the results
+ * so far, in order), else undefined. The message names the first unmet requirement; no hint is repeated.
+ */
+export function skippedForUnmetNeed(check: Check, earlier: readonly CheckResult[]): CheckResult | undefined {
+  const unmet = (check.needs ?? []).find((need) => earlier.some((r) => r.requirement === need && !r.passed));
+  if (unmet === undefined) return undefined;
+  return {
+    requirement: check.requirement,
+    passed: false,
+    skipped: true,
+    message: `not checked: it builds on "${unmet}", which is not met yet (fix that first)`,
+    durationMs: 0,
+  };
 }
 
 /** Every check of one lab, in order, with the totals. */
@@ -89,6 +113,11 @@ export async function runChecks(
 ): Promise<GradeReport> {
   const results: CheckResult[] = [];
   for (const check of checks) {
+    const skipped = skippedForUnmetNeed(check, results);
+    if (skipped) {
+      results.push(skipped);
+      continue;
+    }
     const started = clock.now();
     try {
       await runWithTimeout(() => check.run(), check.timeout ?? DEFAULT_CHECK_TIMEOUT_MS, clock);

@@ -10,7 +10,7 @@
  *   TypeScript compiler only when something changed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { LoadHook, ResolveHook } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +57,28 @@ async function transpiled(fileName: string, text: string): Promise<string> {
     // A read-only checkout still grades, only slower.
   }
   return output;
+}
+
+/**
+ * Transpiles every `.ts` file directly in `dir` into the cache (without importing anything), so the first check
+ * that imports the lab's code does not pay for loading the TypeScript compiler inside its own time limit. Called
+ * by the grading worker before its first check; a file that cannot be read is left to the import to report.
+ */
+export async function warmTranspileCache(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const fileName = join(dir, name);
+    try {
+      await transpiled(fileName, readFileSync(fileName, "utf8"));
+    } catch {
+      // The import in the check reports it.
+    }
+  }
 }
 
 /** Load hook: transpiles `.ts` files to ES modules (no type checking). */

@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
-import { nestingTooDeep, parseObjectBody, parsePatch } from "../../../src/control-plane/apiserver/http/body.js";
+import {
+  nestingTooDeep,
+  parseObjectBody,
+  parsePatch,
+} from "../../../src/control-plane/apiserver/http/body.js";
 import { findNestingPastLimit } from "../../../src/control-plane/apiserver/http/json-decoder.js";
 import { MAX_BODY_DEPTH, nestedDeeperThan } from "../../../src/control-plane/apiserver/storage/json.js";
 

@@ -52,6 +52,35 @@ describe("runChecks", () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it("does not run a check whose needed requirement failed: it fails at once naming that requirement, without a hint", async () => {
+    const ran: string[] = [];
+    const report = await runChecks("05-needs", [
+      {
+        requirement: "converges",
+        run: () => {
+          ran.push("converges");
+          throw new Error("0 children");
+        },
+      },
+      { requirement: "ok", run: () => void ran.push("ok") },
+      { requirement: "scales", hint: "h", needs: ["converges"], run: () => void ran.push("scales") },
+      { requirement: "builds on a skip", needs: ["scales"], run: () => void ran.push("chained") },
+      { requirement: "builds on a pass", needs: ["ok"], run: () => void ran.push("on ok") },
+    ]);
+    expect(ran).toEqual(["converges", "ok", "on ok"]);
+    expect(report.results.map((r) => [r.requirement, r.passed, r.skipped ?? false, r.hint])).toEqual([
+      ["converges", false, false, undefined],
+      ["ok", true, false, undefined],
+      ["scales", false, true, undefined],
+      ["builds on a skip", false, true, undefined],
+      ["builds on a pass", true, false, undefined],
+    ]);
+    expect(report.results[2]?.message).toBe(
+      'not checked: it builds on "converges", which is not met yet (fix that first)',
+    );
+    expect(report.failed).toBe(3);
+  });
+
   it("defineLab keeps the grader as written", () => {
     const grader = { title: "t", checks: () => [] };
     expect(defineLab(grader)).toBe(grader);

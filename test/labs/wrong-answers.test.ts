@@ -1,0 +1,177 @@
+/**
+ * The graders pass only correct controllers. `test/labs/wrong-answers/<lab>/<answer>/` holds a small overlay on
+ * `solutions/<lab>/` (the changed files, same relative paths) and an `answer.json`:
+ *
+ * - `{"kind": "wrong", "behaviour": "...", "failsWith": ["<part of a requirement>", ...], "alsoFails"?: [...]}`:
+ *   a plausible mistake that works in a happy-path demo. Every requirement named in `failsWith` must fail, and
+ *   any other failing requirement must be named in `alsoFails` (so this report stays honest about collateral),
+ *   except those not checked because a requirement they build on failed (`skipped`: the same root cause).
+ * - `{"kind": "alternative", "behaviour": "..."}`: a correct answer written differently; every requirement passes.
+ *
+ * Each answer is graded through the real `workbook grade --json` (as both-ways.test.ts does), on a copy of the
+ * solution with the overlay applied, inside the checkout (so the lab imports the package by name as in labs/).
+ * The suite ends by printing "wrong answers caught N/N, alternatives passing M/M", in total and per lab.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { workbookPaths } from "../../src/tools/cli/workbook-paths.js";
+import { filesUnder, grade } from "./support/grade-cli.js";
+
+const paths = workbookPaths();
+const answersRoot = join(paths.root, "test", "labs", "wrong-answers");
+
+/** What `answer.json` says. */
+interface AnswerMeta {
+  kind: "wrong" | "alternative";
+  behaviour: string;
+  failsWith?: string[];
+  alsoFails?: string[];
+}
+
+interface Answer {
+  lab: string;
+  name: string;
+  dir: string;
+  meta: AnswerMeta;
+}
+
+function answers(): Answer[] {
+  if (!existsSync(answersRoot)) return [];
+  const out: Answer[] = [];
+  for (const lab of readdirSync(answersRoot).sort()) {
+    const labDir = join(answersRoot, lab);
+    if (!existsSync(join(paths.solutions, lab))) continue;
+    for (const name of readdirSync(labDir).sort()) {
+      const dir = join(labDir, name);
+      const metaFile = join(dir, "answer.json");
+      if (!existsSync(metaFile)) continue;
+      out.push({ lab, name, dir, meta: JSON.parse(readFileSync(metaFile, "utf8")) as AnswerMeta });
+    }
+  }
+  return out;
+}
+
+const all = answers();
+const labs = [...new Set(all.map((a) => a.lab))];
+
+/** Outcome of one answer, for the closing report. */
+interface Outcome {
+  lab: string;
+  name: string;
+  kind: AnswerMeta["kind"];
+  ok: boolean;
+  seconds: number;
+}
+const outcomes: Outcome[] = [];
+
+/** Copies solutions/<lab> into a fresh labs dir inside the checkout, applies the overlay, returns the labs dir. */
+function materialize(answer: Answer, scratch: string): string {
+  const labsDir = mkdtempSync(join(scratch, `${answer.lab}-${answer.name}-`));
+  const target = join(labsDir, answer.lab);
+  cpSync(join(paths.solutions, answer.lab), target, { recursive: true });
+  for (const file of filesUnder(answer.dir).filter((f) => f !== "answer.json")) {
+    if (!existsSync(join(target, file)))
+      throw new Error(`${answer.lab}/${answer.name}: ${file} overlays nothing in solutions/${answer.lab}`);
+    cpSync(join(answer.dir, file), join(target, file));
+  }
+  return labsDir;
+}
+
+/** The requirements in `names` that at least one of `parts` is a substring of. */
+const matching = (names: string[], parts: readonly string[]) =>
+  names.filter((n) => parts.some((p) => n.includes(p)));
+
+describe("wrong answers fail with their named requirement, alternatives pass", () => {
+  // Scratch space in the checkout (.workbook/ is ignored by git): lab code resolves the package by name there.
+  const scratch = join(paths.root, ".workbook", "wrong-answers");
+
+  afterAll(() => {
+    const line = (rows: Outcome[]) => {
+      const wrong = rows.filter((o) => o.kind === "wrong");
+      const alt = rows.filter((o) => o.kind === "alternative");
+      const caught = wrong.filter((o) => o.ok).length;
+      const passing = alt.filter((o) => o.ok).length;
+      return `wrong answers caught ${caught}/${wrong.length}, alternatives passing ${passing}/${alt.length}`;
+    };
+    const lines = [line(outcomes)];
+    for (const lab of labs) {
+      const rows = outcomes.filter((o) => o.lab === lab);
+      if (rows.length === 0) continue; // filtered out of this run
+      const slowest = Math.max(0, ...rows.filter((o) => o.kind === "wrong").map((o) => o.seconds));
+      lines.push(`  ${lab}: ${line(rows)} (slowest wrong answer graded in ${slowest.toFixed(1)} s)`);
+    }
+    for (const o of outcomes.filter((x) => !x.ok)) lines.push(`  NOT MET: ${o.lab}/${o.name} (${o.kind})`);
+    console.log(lines.join("\n"));
+  });
+
+  it("every lab with a grader has at least 4 wrong answers and 1 alternative here", () => {
+    for (const lab of labs) {
+      const rows = all.filter((a) => a.lab === lab);
+      expect(rows.filter((a) => a.meta.kind === "wrong").length, lab).toBeGreaterThanOrEqual(4);
+      expect(rows.filter((a) => a.meta.kind === "alternative").length, lab).toBeGreaterThanOrEqual(1);
+      for (const a of rows) {
+        expect(a.meta.behaviour, `${lab}/${a.name}: behaviour`).toMatch(/\w/);
+        if (a.meta.kind === "wrong")
+          expect(a.meta.failsWith?.length, `${lab}/${a.name}: failsWith`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it.each(all.map((a) => [`${a.lab}/${a.name}`, a] as const))(
+    "%s",
+    (_label, answer) => {
+      mkdirSync(scratch, { recursive: true });
+      const labsDir = materialize(answer, scratch);
+      const started = Date.now();
+      let ok = false;
+      try {
+        const report = grade(answer.lab, labsDir);
+        const results = report.labs.flatMap((l) => l.results);
+        const names = results.map((r) => r.requirement);
+        const failed = results.filter((r) => !r.passed);
+        const failedNames = failed.map((r) => r.requirement);
+        // Not run because a requirement they build on failed: a consequence, reported by that requirement.
+        const skipped = new Set(failed.filter((r) => r.skipped).map((r) => r.requirement));
+        const why = failed.map((r) => `${r.requirement}: ${r.message}`).join("\n");
+        expect(
+          failedNames.filter((n) => /^the lab (has a grader|'s code loads)$/.test(n)),
+          `the answer must load: ${why}`,
+        ).toEqual([]);
+        if (answer.meta.kind === "alternative") {
+          expect(failedNames, `a correct alternative failed:\n${why}`).toEqual([]);
+        } else {
+          const named = answer.meta.failsWith ?? [];
+          for (const part of [...named, ...(answer.meta.alsoFails ?? [])])
+            expect(matching(names, [part]), `"${part}" names no requirement of ${answer.lab}`).not.toEqual(
+              [],
+            );
+          for (const part of named)
+            expect(
+              matching(failedNames, [part]),
+              `"${part}" passed on this wrong answer:\n${why}`,
+            ).not.toEqual([]);
+          const unlisted = failedNames.filter(
+            (n) =>
+              !skipped.has(n) && matching([n], [...named, ...(answer.meta.alsoFails ?? [])]).length === 0,
+          );
+          expect(
+            unlisted,
+            `requirements that also fail (list them in alsoFails):\n${unlisted.join("\n")}\n${why}`,
+          ).toEqual([]);
+        }
+        ok = true;
+      } finally {
+        outcomes.push({
+          lab: answer.lab,
+          name: answer.name,
+          kind: answer.meta.kind,
+          ok,
+          seconds: (Date.now() - started) / 1000,
+        });
+        rmSync(labsDir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+});

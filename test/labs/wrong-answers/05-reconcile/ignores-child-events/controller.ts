@@ -1,0 +1,79 @@
+/**
+ * LAB 05 (solution). The replica controller's wiring: two shared informers (ConfigSets, and the ConfigMaps
+ * labelled `workbook.dev/configset`), a Controller whose workers run `reconcileConfigSet`, and two event
+ * handlers: a ConfigSet event enqueues its own key, a ConfigMap event enqueues its owner's key.
+ */
+import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import {
+  BuiltinResources,
+  CONFIGSET_LABEL,
+  type ConfigSet,
+  Controller,
+  enqueueHandler,
+  Lister,
+  SharedInformerFactory,
+  unwrapTombstone,
+  WorkbookResources,
+} from "kube-controller-workbook";
+import { reconcileConfigSet } from "./reconcile.js";
+
+/** How the grader builds a controller. Keep this contract. */
+export interface ReplicaControllerOptions {
+  kubeConfig: KubeConfig;
+  /** The one namespace to watch. */
+  namespace: string;
+  /** Call it once at the start of every reconcile, with the key. */
+  onReconcile?: (key: string) => void;
+}
+
+/** A running controller. */
+export interface ReplicaController {
+  /** Starts the informers and the workers; resolves once the caches have synced. */
+  start(): Promise<void>;
+  /** Stops workers and informers; resolves once everything has stopped. */
+  stop(): Promise<void>;
+}
+
+/** Builds the ConfigSet replica controller for one namespace. */
+export function createReplicaController(options: ReplicaControllerOptions): ReplicaController {
+  const { kubeConfig, namespace } = options;
+  const factory = new SharedInformerFactory(kubeConfig, { namespace });
+  const configSets = factory.informerFor<ConfigSet>(WorkbookResources.configSets);
+  const children = factory.informerFor<V1ConfigMap>(BuiltinResources.configMaps, {
+    labelSelector: CONFIGSET_LABEL,
+  });
+  const ctx = {
+    core: kubeConfig.makeApiClient(CoreV1Api),
+    configSets: new Lister<ConfigSet>(configSets.getIndexer()),
+    children: new Lister<V1ConfigMap>(children.getIndexer()),
+  };
+  const controller = new Controller({
+    name: `configsets-${namespace}`,
+    reconcile: async (key) => {
+      options.onReconcile?.(key);
+      await reconcileConfigSet(ctx, key);
+    },
+    hasSynced: [() => configSets.hasSynced(), () => children.hasSynced()],
+    // A 409 from a cache that was behind is normal: the key is retried with backoff.
+    onError: () => {},
+  });
+  configSets.addEventHandler(enqueueHandler(controller.queue));
+  const enqueueOwner = (obj: unknown) => {
+    const cm = unwrapTombstone(obj) as V1ConfigMap | undefined;
+    const owner = cm?.metadata?.labels?.[CONFIGSET_LABEL];
+    if (owner) controller.queue.add(`${cm?.metadata?.namespace ?? namespace}/${owner}`);
+  };
+  // Children are ours: only ConfigSet changes need a reconcile.
+  void enqueueOwner;
+  return {
+    async start() {
+      factory.start();
+      controller.start();
+      await factory.waitForCacheSync();
+    },
+    async stop() {
+      await controller.stop();
+      await factory.stop();
+    },
+  };
+}
