@@ -252,7 +252,11 @@ export default defineLab({
               await s.buckets.delete(s.namespace, "assets");
               s.cloud.setLatency(0);
               await clock.advance(60_000);
-              await s.waitGone("assets", 5000);
+              await s.waitGone("assets", 5000).catch((err: Error) => {
+                throw new Error(
+                  `deleted during the first cloud call, the Bucket never finished its cleanup: ${err.message}`,
+                );
+              });
               await consistently(
                 () => {
                   if (s.cloud.has(s.cloudName("assets")))
