@@ -100,7 +100,11 @@ export class ReplicaProxy {
         answer.pipe(res);
       });
       forward.on("error", () => res.destroy());
-      res.on("close", () => forward.destroy());
+      // The replica went away mid-answer (a watch it stopped): end the upstream request too. A finished answer's
+      // socket is back in the keep-alive pool and serves other requests: leave it alone.
+      res.on("close", () => {
+        if (!res.writableFinished) forward.destroy();
+      });
       req.pipe(forward);
     });
     server.on("connection", (socket: Socket) => {
