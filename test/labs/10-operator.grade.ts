@@ -235,7 +235,7 @@ export default defineLab({
       {
         requirement:
           "scale up, scale down and drift converge: children follow spec.replicas and spec.content, a changed or deleted child is restored",
-        hint: "list the children from the cache by label and owner, then create the missing, update the changed and delete the extra ones",
+        hint: "list the children from the cache by label and owner, then create the missing, update the changed and delete the extra ones; a child's event must queue its owner's key (its controller ownerReference), or a changed or deleted child waits for the site's next change",
         timeout: 25_000,
         run: () =>
           withScenario(dir, "scale", async (s) => {
