@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isNotFound } from "../../src/apimachinery/index.js";
+import { FakeClock } from "../../src/clock/index.js";
 import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { FakeCloud } from "../../src/workbook/fake-cloud/index.js";
+import { FakeCloud, type FakeCloudOptions } from "../../src/workbook/fake-cloud/index.js";
 import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
 import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
@@ -13,22 +14,30 @@ type BucketController = ReturnType<ControllerModule["createBucketController"]>;
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab07", workbookApi: true });
 
+/** Another controller's finalizer, which the grader puts on a Bucket and removes itself. */
+const OTHER_FINALIZER = "example.com/keep";
+
 /** One check's world: a fresh namespace and cloud, and the lab's controller running against them. */
 class Scenario {
-  readonly cloud = new FakeCloud();
+  readonly cloud: FakeCloud;
   private controllers: BucketController[] = [];
 
   private constructor(
-    private readonly c: Cluster,
+    readonly c: Cluster,
     readonly namespace: string,
     private readonly mod: ControllerModule,
-  ) {}
+    cloud: FakeCloudOptions,
+  ) {
+    this.cloud = new FakeCloud(cloud);
+  }
 
-  static async open(dir: string, label: string): Promise<Scenario> {
+  /** Opens a scenario with clean API faults (no fault of an earlier check leaks into this one). */
+  static async open(dir: string, label: string, cloud: FakeCloudOptions = {}): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
     const c = await cluster.get();
+    c.instruments?.faults.clear();
     const namespace = await cluster.newNamespace(label);
-    return new Scenario(c, namespace, mod);
+    return new Scenario(c, namespace, mod, cloud);
   }
 
   get buckets() {
@@ -51,11 +60,33 @@ class Scenario {
     return `${this.namespace}-${name}`;
   }
 
-  async create(name: string): Promise<void> {
+  async create(name: string, finalizers: string[] = []): Promise<void> {
     await this.buckets.create({
-      metadata: { name, namespace: this.namespace },
+      metadata: { name, namespace: this.namespace, finalizers },
       spec: { region: "eu-west-1" },
     });
+  }
+
+  /** Changes an annotation of `name`: an update event, so the controller reconciles it again. */
+  async touch(name: string): Promise<void> {
+    await this.buckets.patch(this.namespace, name, {
+      metadata: { annotations: { "grader.workbook.dev/touched": String(Date.now()) } },
+    });
+  }
+
+  /** Removes the grader's own finalizer (best effort: the Bucket may be gone). */
+  async releaseOther(name: string): Promise<void> {
+    const b = await this.get(name);
+    if (!b?.metadata.finalizers?.includes(OTHER_FINALIZER)) return;
+    const finalizers = b.metadata.finalizers.filter((f) => f !== OTHER_FINALIZER);
+    await this.buckets
+      .patch(this.namespace, name, { metadata: { finalizers, resourceVersion: b.metadata.resourceVersion } })
+      .catch(() => undefined);
+  }
+
+  /** Cloud buckets made for `name`: create calls that actually created one. */
+  creates(name: string): number {
+    return this.cloud.calls.count({ verb: "create", bucket: this.cloudName(name), effective: true });
   }
 
   async get(name: string): Promise<Bucket | undefined> {
@@ -97,7 +128,7 @@ class Scenario {
   }
 
   /** Waits until the Bucket object is gone; fails saying what holds it. */
-  async waitGone(name: string, timeout = 8000): Promise<void> {
+  async waitGone(name: string, timeout = 5000): Promise<void> {
     try {
       await eventually(async () => (await this.get(name)) === undefined, { timeout, interval: 50 });
     } catch {
@@ -133,8 +164,13 @@ class Scenario {
   }
 }
 
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
+async function withScenario(
+  dir: string,
+  label: string,
+  body: (s: Scenario) => Promise<void>,
+  cloud: FakeCloudOptions = {},
+): Promise<void> {
+  const s = await Scenario.open(dir, label, cloud);
   try {
     await body(s);
   } finally {
@@ -150,13 +186,90 @@ export default defineLab({
       {
         requirement: `a new Bucket gets the finalizer ${BUCKET_FINALIZER} and a cloud bucket, its id in status.bucketId`,
         hint: "add the finalizer first (and return), then getBucket/createBucket, then patch status.bucketId",
-        timeout: 15_000,
+        timeout: 40_000, // the first check also starts the cluster
         run: () =>
           withScenario(dir, "create", async (s) => {
             await s.startController();
             await s.create("photos");
             await s.waitReady("photos");
           }),
+      },
+      {
+        requirement:
+          "a live Bucket's cloud bucket is checked, not trusted from status: one deleted out of band is created again at the next reconcile, its new id in status.bucketId",
+        hint: "status.bucketId is your record, not the truth: on every reconcile of a live Bucket ask the cloud (getBucket), create the bucket when it answers NotFound, and write the new id",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "out-of-band", async (s) => {
+            await s.startController();
+            await s.create("media");
+            await s.waitReady("media");
+            s.cloud.removeOutOfBand(s.cloudName("media"));
+            await s.touch("media"); // an update event: the next reconcile
+            await s.waitReady("media", 4000).catch((err: Error) => {
+              throw new Error(
+                `the cloud bucket was deleted out of band and the Bucket reconciled again (an annotation changed): ${err.message}`,
+              );
+            });
+          }),
+      },
+      {
+        requirement:
+          "a failed status write is retried without a second create: the retry finds the cloud bucket it made and records its id",
+        hint: 'after a failed status write the bucket already exists: look it up (getBucket) before creating, or create with ifExists: "return"; never let status.bucketId decide whether to create',
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "status-fails", async (s) => {
+            // Embedded backend only: the first status write of the Bucket answers 500 (elsewhere none fails).
+            s.c.instruments?.faults.failNext("*", 1, 500, "buckets/status");
+            await s.startController();
+            await s.create("docs");
+            await s.waitReady("docs", 4000).catch((err: Error) => {
+              throw new Error(`the first status write failed (500): ${err.message}`);
+            });
+            const made = s.creates("docs");
+            if (made !== 1) throw new Error(`${made} cloud buckets were created for one Bucket`);
+          }),
+      },
+      {
+        requirement:
+          "the finalizer is on the Bucket before any cloud bucket exists: a Bucket deleted while its cloud bucket is being made leaves no cloud bucket behind",
+        hint: "add the finalizer first and return; touch the cloud only in a later reconcile that sees the finalizer on the Bucket (a Bucket deleted before that needs no cleanup)",
+        timeout: 15_000,
+        run: () => {
+          const clock = new FakeClock();
+          return withScenario(
+            dir,
+            "early-delete",
+            async (s) => {
+              s.cloud.setLatency(60_000); // every cloud call waits until the grader moves the cloud's clock
+              await s.startController();
+              await s.create("assets");
+              await eventually(() => s.cloud.calls.total() > 0, { timeout: 5000, interval: 10 }).catch(() => {
+                throw new Error("no cloud call within 5 s of creating the Bucket");
+              });
+              // The controller's first cloud call is under way: delete the Bucket now, then let the cloud answer.
+              await s.buckets.delete(s.namespace, "assets");
+              s.cloud.setLatency(0);
+              await clock.advance(60_000);
+              await s.waitGone("assets", 5000).catch((err: Error) => {
+                throw new Error(
+                  `deleted during the first cloud call, the Bucket never finished its cleanup: ${err.message}`,
+                );
+              });
+              await consistently(
+                () => {
+                  if (s.cloud.has(s.cloudName("assets")))
+                    throw new Error(
+                      `cloud bucket ${s.cloudName("assets")} leaked: the Bucket was deleted while the bucket was being made and is gone, the bucket is not`,
+                    );
+                },
+                { duration: 300, interval: 20 },
+              );
+            },
+            { clock },
+          );
+        },
       },
       {
         requirement: "deleting a Bucket deletes its cloud bucket exactly once, and then the Bucket is gone",
@@ -222,17 +335,26 @@ export default defineLab({
           }),
       },
       {
-        requirement: "cleanup tolerates a cloud bucket that is already gone: the Bucket still goes away",
-        hint: "a deleteBucket that answers NotFound (isCloudNotFound) means the bucket is gone: that is success",
+        requirement:
+          "cleanup tolerates a cloud bucket that is already gone: the Bucket still goes away, and no cloud bucket is made for it again",
+        hint: "a deleteBucket that answers NotFound (isCloudNotFound) means the bucket is gone: that is success; a Bucket with a deletionTimestamp only gets cleanup, never the create step",
         timeout: 15_000,
         run: () =>
           withScenario(dir, "gone", async (s) => {
-            await s.startController();
+            const first = await s.startController();
             await s.create("tmp");
             await s.waitReady("tmp");
+            // Stopped, so no reconcile of the live Bucket is still under way: the next one sees it deleting.
+            await first.stop();
             s.cloud.removeOutOfBand(s.cloudName("tmp"));
             await s.buckets.delete(s.namespace, "tmp");
+            await s.startController();
             await s.waitGone("tmp");
+            const made = s.creates("tmp");
+            if (made !== 1)
+              throw new Error(
+                `the Bucket is gone, but ${made - 1} cloud bucket(s) were created for it while it was being deleted`,
+              );
           }),
       },
       {
@@ -253,6 +375,49 @@ export default defineLab({
             await s.startController();
             await s.waitGone("videos");
             s.expectDeletedOnce("videos");
+          }),
+      },
+      {
+        requirement:
+          "cleanup removes only its own finalizer: another controller's finalizer stays on the Bucket and keeps it until that controller removes it",
+        hint: `add and remove only ${BUCKET_FINALIZER}: write back the list you read with your name appended or filtered out (guarded by resourceVersion), never a list of your own`,
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "shared", async (s) => {
+            try {
+              await s.startController();
+              await s.create("shared", [OTHER_FINALIZER]);
+              await s.waitReady("shared");
+              const live = await s.get("shared");
+              if (!live?.metadata.finalizers?.includes(OTHER_FINALIZER))
+                throw new Error(
+                  `${OTHER_FINALIZER} was removed from the live Bucket when yours was added: finalizers ${JSON.stringify(live?.metadata.finalizers)}`,
+                );
+              await s.buckets.delete(s.namespace, "shared");
+              let left: Bucket | undefined;
+              await eventually(
+                async () => {
+                  left = await s.get("shared");
+                  return !left?.metadata.finalizers?.includes(BUCKET_FINALIZER);
+                },
+                { timeout: 5000, interval: 50 },
+              ).catch(() => {
+                throw new Error(`${BUCKET_FINALIZER} still on the deleted Bucket after 5 s`);
+              });
+              if (!left)
+                throw new Error(
+                  `the Bucket went away while ${OTHER_FINALIZER}, another controller's finalizer, was still on it`,
+                );
+              if (JSON.stringify(left.metadata.finalizers) !== JSON.stringify([OTHER_FINALIZER]))
+                throw new Error(
+                  `the deleted Bucket's finalizers are ${JSON.stringify(left.metadata.finalizers)}, want only ${OTHER_FINALIZER}`,
+                );
+              s.expectDeletedOnce("shared");
+              await s.releaseOther("shared");
+              await s.waitGone("shared", 5000);
+            } finally {
+              await s.releaseOther("shared");
+            }
           }),
       },
     ];

@@ -4,7 +4,7 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@k
 import { isNotFound } from "../../src/apimachinery/index.js";
 import type { Cluster } from "../../src/control-plane/cluster/index.js";
 import { ownerReferenceTo } from "../../src/meta/index.js";
-import { defineLab, eventually } from "../../src/workbook/grading/index.js";
+import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
 import { type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
 
@@ -56,6 +56,7 @@ class Scenario {
     const mod = (await import(pathToFileURL(join(dir, "collector.js")).href)) as CollectorModule;
     const c = await cluster.get();
     refuseWholeCluster(c);
+    c.instruments?.faults.clear(); // every check starts with clean faults
     const namespace = await cluster.newNamespace(label);
     const s = new Scenario(c, namespace);
     s.collector = mod.createCollector({ kubeConfig: c.kubeConfig, namespace });
@@ -183,6 +184,42 @@ export default defineLab({
               return left.join(",") === "api-0" ? undefined : `ConfigMaps left: ${left.join(", ")}`;
             });
             if (!(await s.owner("api"))) throw new Error("ConfigSet api was deleted too");
+          }),
+      },
+      {
+        requirement:
+          "background keeps a child whose second owner lives: deleting its controller owner leaves it in place",
+        hint: "a child is garbage only when none of the ConfigSets it references exists (by uid): check every ownerReference, not only the controller one (kube's collector then just drops the dangling reference)",
+        timeout: 15_000,
+        run: () =>
+          withScenario(dir, "shared-child", async (s) => {
+            const keeper = await s.sets.create({
+              metadata: { name: "keeper", namespace: s.namespace },
+              spec: { replicas: 0 },
+            });
+            await s.family("job", [{}], [keeper]); // job-0: controller owner job, second owner keeper
+            const owner = (await s.owner("job"))!;
+            await s.core.createNamespacedConfigMap({
+              namespace: s.namespace,
+              body: {
+                metadata: {
+                  name: "only-job",
+                  ownerReferences: [ownerReferenceTo(owner, { controller: true })],
+                },
+              },
+            });
+            await s.sets.delete(s.namespace, "job", { propagationPolicy: "Background" });
+            // only-job has no other owner: once it is gone, the collector has acted on job's deletion.
+            await s.until("only-job deleted", async () =>
+              (await s.child("only-job")) ? "only-job (owned by job alone) still exists" : undefined,
+            );
+            await consistently(
+              async () => {
+                if (!(await s.child("job-0")))
+                  throw new Error("job-0 was deleted although its second owner keeper still exists");
+              },
+              { duration: 500, interval: 50 },
+            );
           }),
       },
       {

@@ -47,7 +47,7 @@ export default defineLab({
     return [
       {
         requirement: "a lone candidate acquires a free Lease, writes itself as holder, and renews it",
-        hint: "create the Lease when read says it does not exist; renew by writing a new renewTime",
+        hint: "create the Lease when read says it does not exist; renew by replacing the Lease you read with a new renewTime, its resourceVersion included (the API refuses a Lease update without one)",
         run: async () => {
           const { clock, store, make, holder } = world(mod);
           const a = make("a");
@@ -106,41 +106,62 @@ export default defineLab({
       {
         requirement:
           "a write based on a stale resourceVersion loses (409), and the loser does not believe it leads",
-        hint: "replace the Lease object you read, resourceVersion included; never drop it or re-read before writing",
+        hint: "send back the Lease object you decided on, resourceVersion included, and return false on a 409; the two usual causes of two winners: a replace without the resourceVersion you read, or a re-read of the Lease just before writing (which overwrites a rival that won in between)",
         run: async () => {
           const { clock, store, make, holder } = world(mod);
-          // Both candidates read before either writes: the barrier holds each read until both arrived.
-          let arrived = 0;
-          let open = () => {};
-          const both = new Promise<void>((resolve) => {
-            open = resolve;
-          });
+          // x and y both read dead's expired Lease before either writes; then x's whole attempt runs, and only
+          // after it ended does any further call of y's go out (its write, or a re-read).
           let racing = false;
-          const gated: LeaseEndpoint = {
-            read: async (namespace, name) => {
-              const lease = await store.read(namespace, name);
-              if (racing) {
-                arrived++;
-                if (arrived === 2) open();
-                await both;
-              }
-              return lease;
-            },
-            create: (lease: LeaseObject) => store.create(lease),
-            replace: (lease: LeaseObject) => store.replace(lease),
+          const arrived = new Set<string>();
+          let bothRead = () => {};
+          const barrier = new Promise<void>((resolve) => {
+            bothRead = resolve;
+          });
+          let xDone = () => {};
+          const xFinished = new Promise<void>((resolve) => {
+            xDone = resolve;
+          });
+          const gated = (who: "x" | "y"): LeaseEndpoint => {
+            let reads = 0;
+            /** y's calls after its first read wait until x's attempt has ended. */
+            const afterX = async () => {
+              if (racing && who === "y") await xFinished;
+            };
+            return {
+              read: async (namespace, name) => {
+                if (!racing) return store.read(namespace, name);
+                if (reads++ === 0) {
+                  const lease = await store.read(namespace, name);
+                  arrived.add(who);
+                  if (arrived.size === 2) bothRead();
+                  await barrier;
+                  return lease;
+                }
+                await afterX();
+                return store.read(namespace, name); // a re-read sees what was written in between
+              },
+              create: async (lease: LeaseObject) => {
+                await afterX();
+                return store.create(lease);
+              },
+              replace: async (lease: LeaseObject) => {
+                await afterX();
+                return store.replace(lease);
+              },
+            };
           };
           const dead = make("dead");
           await dead.tryAcquireOrRenew();
-          const x = make("x", { store: gated });
-          const y = make("y", { store: gated });
+          const x = make("x", { store: gated("x") });
+          const y = make("y", { store: gated("y") });
           await Promise.all([x.tryAcquireOrRenew(), y.tryAcquireOrRenew()]); // both see dead's lease
           await clock.advance(LEASE_MS + 500);
           racing = true;
-          const won = await Promise.all([x.tryAcquireOrRenew(), y.tryAcquireOrRenew()]);
-          expect("attempts that returned true in the race", won.filter(Boolean).length, 1);
-          const winner = won[0] ? "x" : "y";
-          expect("the stored holder is the winner", holder(), winner);
-          expect("the loser's isLeader()", (won[0] ? y : x).isLeader(), false);
+          const first = x.tryAcquireOrRenew().finally(() => xDone());
+          const won = await Promise.all([first, y.tryAcquireOrRenew()]);
+          expect("attempts that returned true (x wrote first, y's write came after)", won, [true, false]);
+          expect("the stored holder", holder(), "x");
+          expect("y.isLeader() after losing", y.isLeader(), false);
         },
       },
       {
@@ -212,7 +233,7 @@ export default defineLab({
       },
       {
         requirement: `split brain: ${TRIALS} seeded trials of crashes, partitions and slow renewals never show two leaders, and someone leads once the faults are over`,
-        hint: "believe you lead only until renewDeadline after the START of your last successful renewal",
+        hint: "two usual causes: believing you lead longer than renewDeadline after the START of your last successful attempt (time it from when the attempt began, not when its answer came), or a write that does not carry the resourceVersion you decided on (dropped, or the Lease re-read just before writing)",
         timeout: 120_000,
         run: async () => {
           const result = await runTrials(TRIALS, (context) =>

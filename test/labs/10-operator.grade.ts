@@ -16,6 +16,7 @@ import {
   type StaticSite,
 } from "../../src/workbook/workbook-api/index.js";
 import { gradingCluster } from "./support/grading-cluster.js";
+import { ReplicaProxy } from "./support/replica-proxy.js";
 
 type OperatorModule = typeof import("../../solutions/10-operator/operator.js");
 type Replica = ReturnType<OperatorModule["createOperator"]>;
@@ -34,6 +35,8 @@ const cluster = gradingCluster({ prefix: "lab10", workbookApi: true });
 class Scenario {
   readonly records: ReconcileRecord[] = [];
   readonly replicas: Replica[] = [];
+  /** The proxies of the replicas started with one, by identity. */
+  readonly proxies = new Map<string, ReplicaProxy>();
   readonly cloud = new FakeCloud();
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
@@ -49,13 +52,24 @@ class Scenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const mod = (await import(pathToFileURL(join(dir, "operator.js")).href)) as OperatorModule;
     const c = await cluster.get();
+    c.instruments?.faults.clear(); // every check starts with clean faults
     const namespace = await cluster.newNamespace(label);
     return new Scenario(c.kubeConfig, namespace, mod);
   }
 
-  async startReplica(identity: string): Promise<Replica> {
+  /**
+   * Starts a replica; with `proxied`, it reaches the API server through a {@link ReplicaProxy} of its own (its
+   * requests counted, its Lease requests cut off on demand).
+   */
+  async startReplica(identity: string, proxied = false): Promise<Replica> {
+    let kubeConfig = this.kubeConfig;
+    if (proxied) {
+      const proxy = await ReplicaProxy.start(this.kubeConfig);
+      this.proxies.set(identity, proxy);
+      kubeConfig = proxy.kubeConfig();
+    }
     const replica = this.mod.createOperator({
-      kubeConfig: this.kubeConfig,
+      kubeConfig,
       namespace: this.namespace,
       identity,
       cloud: this.cloud,
@@ -169,8 +183,15 @@ class Scenario {
     }
   }
 
+  /** GET and LIST requests for ConfigMaps and StaticSites that replica `identity` sent so far. */
+  reads(identity: string): number {
+    return this.proxies.get(identity)?.requests(["get", "list"], /^(configmaps|staticsites)$/) ?? 0;
+  }
+
   async close(): Promise<void> {
+    for (const proxy of this.proxies.values()) proxy.cutLeases(false);
     await Promise.all(this.replicas.map((r) => r.stop().catch(() => {})));
+    await Promise.all([...this.proxies.values()].map((p) => p.stop()));
     this.cloud.stop();
     await this.core.deleteNamespace({ name: this.namespace }).catch(() => {});
   }
@@ -207,7 +228,7 @@ export default defineLab({
         requirement:
           "a new StaticSite converges: spec.replicas children owned by it, a bucket in the cloud, status Ready with observedGeneration, replicas, readyReplicas and bucketId",
         hint: "reconcile in order: finalizer, bucket (getBucket, createBucket when missing), children, then status",
-        timeout: 20_000,
+        timeout: 40_000, // the first check also starts the cluster
         run: () =>
           withScenario(dir, "converge", async (s) => {
             await s.startReplica("op-a");
@@ -218,7 +239,7 @@ export default defineLab({
       {
         requirement:
           "scale up, scale down and drift converge: children follow spec.replicas and spec.content, a changed or deleted child is restored",
-        hint: "list the children from the cache by label and owner, then create the missing, update the changed and delete the extra ones",
+        hint: "list the children from the cache by label and owner, then create the missing, update the changed and delete the extra ones; a child's event must queue its owner's key (its controller ownerReference), or a changed or deleted child waits for the site's next change",
         timeout: 25_000,
         run: () =>
           withScenario(dir, "scale", async (s) => {
@@ -239,6 +260,75 @@ export default defineLab({
             const [again] = await s.children("web");
             await s.core.deleteNamespacedConfigMap({ name: again!.metadata!.name!, namespace: s.namespace });
             await s.waitConverged("web", 1, "v2");
+          }),
+      },
+      {
+        requirement:
+          "a content change updates the children in place: the same UIDs, and never fewer children than min(old, new) replicas while it converges",
+        hint: "a child whose data differs is updated (replace or patch it), never deleted and created again; delete only the children beyond spec.replicas",
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "in-place", async (s) => {
+            await s.startReplica("op-a");
+            await s.createSite("web", 3, "v1");
+            await s.waitConverged("web", 3, "v1");
+            const uids = new Map(
+              (await s.children("web")).map((cm) => [cm.metadata!.name!, cm.metadata!.uid!]),
+            );
+            let floor = 3;
+            let fewest = Number.POSITIVE_INFINITY;
+            let dipped = "";
+            let sampling = true;
+            const sampler = (async () => {
+              while (sampling) {
+                const n = (await s.children("web")).length;
+                if (n < floor && n < fewest) {
+                  fewest = n;
+                  dipped = `${n} children while converging to ${floor === 3 ? "3 x v2" : "2 x v3"}`;
+                }
+                await new Promise((r) => setTimeout(r, 20));
+              }
+            })();
+            try {
+              await s.updateSpec("web", { content: "v2" });
+              await s.waitConverged("web", 3, "v2");
+              floor = 2;
+              await s.updateSpec("web", { replicas: 2, content: "v3" });
+              await s.waitConverged("web", 2, "v3");
+            } finally {
+              sampling = false;
+              await sampler;
+            }
+            const replaced = (await s.children("web")).filter(
+              (cm) => uids.get(cm.metadata!.name!) !== cm.metadata!.uid,
+            );
+            if (replaced.length > 0)
+              throw new Error(
+                `${replaced.length} children were recreated (new UIDs) for a content change: ${replaced.map((cm) => cm.metadata!.name).join(", ")}`,
+              );
+            if (dipped) throw new Error(`the site served with too few children: ${dipped}`);
+          }),
+      },
+      {
+        requirement:
+          "reconciles read the caches: a scale-up and a content change converge without one GET or LIST of ConfigMaps or StaticSites from the replica",
+        hint: "read the site and its children from the listers (deps.sites, deps.children), never with a GET or LIST per reconcile: the informers already hold them",
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "cache-reads", async (s) => {
+            await s.startReplica("op-a", true);
+            const synced = s.reads("op-a"); // the informers' first LISTs
+            await s.createSite("web", 2, "v1");
+            await s.waitConverged("web", 2, "v1");
+            await s.updateSpec("web", { replicas: 4 });
+            await s.waitConverged("web", 4, "v1");
+            await s.updateSpec("web", { content: "v2" });
+            await s.waitConverged("web", 4, "v2");
+            const reads = s.reads("op-a") - synced;
+            if (reads > 0)
+              throw new Error(
+                `the replica sent ${reads} GET/LIST requests for ConfigMaps or StaticSites while converging (${s.records.length} reconciles)`,
+              );
           }),
       },
       {
@@ -293,6 +383,42 @@ export default defineLab({
             } finally {
               clearInterval(sampler);
             }
+          }),
+      },
+      {
+        requirement:
+          "a leader cut off from its Lease stops acting: once renewDeadline has passed without a renewal it reconciles nothing and changes no child",
+        hint: "tie the controller to leadership: run it with the signal onStartedLeading gives you and let every reconcile stop when it aborts; onStoppedLeading alone does not stop workers",
+        timeout: 25_000,
+        run: () =>
+          withScenario(dir, "lease-cut", async (s) => {
+            const a = await s.startReplica("op-a", true);
+            await s.createSite("web", 2, "v1");
+            await s.waitConverged("web", 2, "v1");
+            // Only op-a's Lease requests fail from now on; it still reaches sites and ConfigMaps.
+            const ledAtCut = a.isLeader();
+            s.proxies.get("op-a")!.cutLeases(true);
+            const cutAt = Date.now();
+            await eventually(() => !a.isLeader(), { timeout: 6000, interval: 50 }).catch(() => {
+              throw new Error(
+                `op-a still says isLeader() ${Date.now() - cutAt} ms after its Lease requests started failing (renewDeadline 1500 ms)`,
+              );
+            });
+            const lostAt = Date.now();
+            await s.updateSpec("web", { replicas: 4 });
+            await consistently(
+              async () => {
+                const late = s.records.filter((r) => r.startedAt >= lostAt);
+                if (late.length > 0)
+                  throw new Error(
+                    `op-a reconciled ${late.length} times after it lost its Lease (${ledAtCut ? `isLeader() false ${lostAt - cutAt} ms after the cut` : "isLeader() was false already when the cut began"})`,
+                  );
+                const kids = (await s.children("web")).length;
+                if (kids !== 2)
+                  throw new Error(`op-a changed the children (${kids}, was 2) after it lost its Lease`);
+              },
+              { duration: 1500, interval: 50 },
+            );
           }),
       },
       {
