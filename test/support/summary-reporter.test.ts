@@ -6,6 +6,7 @@ import {
   slowestFiles,
   slowestReport,
   summaryLine,
+  tierTotals,
 } from "./summary-reporter.js";
 
 /** A stand-in for vitest's TestModule with just what the reporter reads. */
@@ -53,5 +54,6 @@ describe("summary reporter", () => {
     expect(report).toContain("301.0 s  test/labs/x.test.ts [full] (import 1.0 s)");
     expect(report).toContain("slow file in the fast tier: test/big.test.ts took 62.0 s");
     expect(report).not.toContain("slow file in the fast tier: test/labs/x.test.ts");
+    expect(tierTotals(files)).toBe("fast: 1 files, 62.0 s of file time; full: 1 files, 301.0 s of file time");
   });
 });

@@ -79,6 +79,21 @@ export function slowestReport(files: FileTime[]): string {
   return `slowest files:\n${lines.join("\n")}`;
 }
 
+/** Per project (tier): files and the sum of their times, e.g. `fast: 150 files, 812.4 s of file time`. */
+export function tierTotals(files: FileTime[]): string {
+  const by = new Map<string, { files: number; ms: number }>();
+  for (const f of files) {
+    const t = by.get(f.project) ?? { files: 0, ms: 0 };
+    t.files++;
+    t.ms += f.duration + f.collect;
+    by.set(f.project, t);
+  }
+  return [...by]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, t]) => `${name}: ${t.files} files, ${(t.ms / 1000).toFixed(1)} s of file time`)
+    .join("; ");
+}
+
 /**
  * Vitest reporter used next to the "default" reporter: the slowest files of the run ({@link slowestReport}), then
  * {@link summaryLine} as the last line.
@@ -86,6 +101,7 @@ export function slowestReport(files: FileTime[]): string {
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     process.stdout.write(`\n${slowestReport(slowestFiles(modules, 8))}\n`);
+    process.stdout.write(`tiers: ${tierTotals(slowestFiles(modules, modules.length))}\n`);
     process.stdout.write(`\n${summaryLine(countRun(modules, unhandledErrors.length))}\n`);
   }
 }
