@@ -1,12 +1,18 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QUESTION_BANK, QUESTION_MARKER } from "../../src/workbook/questions/index.js";
-import { mermaidParseError } from "../docs/mermaid-parser.js";
-import { BANK_REVIEW_NOTEBOOKS } from "../unit/questions/notebook-questions.js";
-import { notebookSkipReason, paths, runWorkbook } from "./notebook-support.js";
+import { listNotebooks } from "../../src/tools/cli/notebooks.js";
+import { SMOKE_NOTEBOOK } from "../tiers.js";
+import {
+  displayOutputs,
+  expectNotebooksClean,
+  notebookSkipReason,
+  paths,
+  printed,
+  runWorkbook,
+} from "./notebook-support.js";
 
 const skipReason = notebookSkipReason();
 if (skipReason) console.warn(`skipping notebook execution tests: ${skipReason}`);
@@ -14,33 +20,6 @@ if (skipReason) console.warn(`skipping notebook execution tests: ${skipReason}`)
 const fixtures = join(paths.root, "test", "fixtures", "notebooks");
 const fixture = (name: string) => join(fixtures, name);
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
-
-/** Every display output of type `mime` in the executed notebooks in `dir`. */
-function displayOutputs(dir: string, mime: string): Array<{ notebook: string; source: string }> {
-  type Output = { output_type: string; data?: Record<string, string | string[]> };
-  const found: Array<{ notebook: string; source: string }> = [];
-  for (const notebook of readdirSync(dir).filter((f) => f.endsWith(".ipynb"))) {
-    const nb = JSON.parse(readFileSync(join(dir, notebook), "utf8")) as {
-      cells: Array<{ outputs?: Output[] }>;
-    };
-    for (const output of nb.cells.flatMap((c) => c.outputs ?? [])) {
-      const data = output.data?.[mime];
-      if (data !== undefined) found.push({ notebook, source: Array.isArray(data) ? data.join("") : data });
-    }
-  }
-  return found;
-}
-
-/** Everything the cells of the executed notebook `file` printed to stdout. */
-function printed(file: string): string {
-  type Output = { output_type: string; name?: string; text?: string | string[] };
-  const nb = JSON.parse(readFileSync(file, "utf8")) as { cells: Array<{ outputs?: Output[] }> };
-  return nb.cells
-    .flatMap((c) => c.outputs ?? [])
-    .filter((o) => o.output_type === "stream" && o.name === "stdout")
-    .map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? "")))
-    .join("");
-}
 
 describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tslab kernel)", () => {
   it("passes a clean notebook and fails each broken one, naming the cell and the error", async () => {
@@ -117,43 +96,11 @@ describe.skipIf(skipReason !== undefined)("npm run notebooks (headless, real tsl
     expect(output).toContain("did not finish within 3 s");
   }, 120_000);
 
-  it("runs every notebook in notebooks/ clean under WORKBOOK_CLUSTER", async () => {
-    const out = mkdtempSync(join(tmpdir(), "workbook-nb-"));
-    try {
-      const { code, output } = await runWorkbook(["notebooks", "--output-dir", out], {
-        ...process.env,
-        WORKBOOK_CLUSTER: process.env.WORKBOOK_CLUSTER ?? "embedded",
-      });
-      expect(output, `notebooks failed:\n${output}`).toMatch(/notebooks: \d+ ran clean, 0 failing/);
-      expect(code).toBe(0);
-      // The diagrams the notebooks generated at run time parse too.
-      const shown = displayOutputs(out, "text/vnd.mermaid");
-      expect(shown.length).toBeGreaterThan(0);
-      for (const { notebook, source } of shown) {
-        expect(await mermaidParseError(source), `${notebook}:\n${source}`).toBeUndefined();
-      }
-      // Each notebook printed its check count, every check passed, and it showed exactly its bank questions.
-      for (const notebook of readdirSync(out).filter((f) => f.endsWith(".ipynb"))) {
-        expect(output, `${notebook} prints its checks`).toMatch(
-          new RegExp(`ok   \\S*${notebook} \\([\\d.]+ s, checks (\\d+)/\\1( \\(\\d+ skipped\\))?\\)`),
-        );
-        const name = notebook.replace(/\.ipynb$/, "");
-        const markdown = displayOutputs(out, "text/markdown").filter((d) => d.notebook === notebook);
-        const ids = markdown.flatMap((d) => [...d.source.matchAll(QUESTION_MARKER)].map((m) => m[1]));
-        const bank = QUESTION_BANK.filter((q) => q.notebook === name).map((q) => q.id);
-        if (BANK_REVIEW_NOTEBOOKS.has(name)) {
-          const known = new Set(QUESTION_BANK.map((q) => q.id));
-          expect(
-            ids.filter((id) => !known.has(id!)),
-            `${notebook}: shown but not in the bank`,
-          ).toEqual([]);
-        } else {
-          expect([...ids].sort(), `${notebook}: questions shown vs the bank`).toEqual([...bank].sort());
-        }
-      }
-      expect(output).toMatch(/notebook\s+time\s+checks\s+result\n/);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+  it("runs every notebook in notebooks/ but the smoke one clean under WORKBOOK_CLUSTER", async () => {
+    // The smoke notebook runs in the fast tier (test/smoke/notebook.test.ts), with the same checks.
+    const all = listNotebooks(join(paths.root, "notebooks"));
+    const rest = all.filter((file) => !file.endsWith(`${SMOKE_NOTEBOOK}.ipynb`));
+    expect(rest.length).toBe(all.length - 1);
+    await expectNotebooksClean(rest);
   }, 1_800_000);
 });

@@ -14,7 +14,7 @@ import { FaultyEndpoint } from "./faulty-endpoint.js";
  * partitions (calls fail, or hang and are delivered late), slow links, and graceful stops. A global observer
  * checks at every instant that no two candidates believe they lead, and that failover after a clean crash
  * completes in time. Any failing trial prints its seed; replay it with its event trace:
- *   SIM_SEED=<seed> SIM_TRIALS=1 SIM_TRACE=1 npx vitest run test/unit/leaderelection/fault-simulation.test.ts
+ *   SIM_SEED=<seed> SIM_TRIALS=1 SIM_TRACE=1 npx vitest run test/unit/leaderelection/fault-simulation.full.test.ts
  */
 
 const LEASE = 15_000;
