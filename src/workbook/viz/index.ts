@@ -12,6 +12,7 @@ export * from "./mermaid-text.js";
 export * from "./metrics-chart.js";
 export * from "./ownership-tree.js";
 export * from "./pipeline.js";
+export * from "./source.js";
 export * from "./table.js";
 export * from "./theme.js";
 export * from "./workqueue.js";
