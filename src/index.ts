@@ -58,6 +58,7 @@ export type {
   IndexFunc,
   InformerSynced,
   KeyFunc,
+  ReadonlyIndexer,
   ReflectorOptions,
   ReflectorStore,
   ResourceEventHandler,
