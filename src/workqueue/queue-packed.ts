@@ -10,7 +10,7 @@
  * re-adding the same key on every cycle makes V8 shrink and rehash the table over and over. Idle entries are
  * swept in bulk once there are `SWEEP_AT` of them and more idle than live ones, so memory stays within a
  * constant factor of client-go's two sets. Each entry also keeps the `GetResult` handed out for it, so a `get`
- * allocates only its promise. Not a base class: `DelayingQueue` and `RateLimitingQueue` extend the literal one.
+ * allocates only its promise. `DelayingQueue` (and so `RateLimitingQueue`, every controller's queue) extends it.
  */
 
 import { RingBuffer } from "../apimachinery/ring-buffer.js";
