@@ -5,6 +5,7 @@
  */
 import type { CoreV1Api, V1ConfigMap } from "@kubernetes/client-node";
 import type { Lister } from "kube-controller-workbook";
+import { splitMetaNamespaceKey } from "kube-controller-workbook";
 import type { ConfigSet } from "kube-controller-workbook/workbook";
 
 /** What a reconcile reads from and writes to. */
@@ -19,7 +20,7 @@ export interface ReconcileContext {
 
 /** Brings the children of the ConfigSet named by `key` (`namespace/name`) in line with its spec. */
 export async function reconcileConfigSet(ctx: ReconcileContext, key: string): Promise<void> {
-  const [namespace, name] = key.split("/") as [string, string];
+  const { namespace, name } = splitMetaNamespaceKey(key);
   // TODO 1: read the ConfigSet from ctx.configSets. Not there (or being deleted): nothing to do, return.
   // TODO 2: list its children from ctx.children by the label CONFIGSET_LABEL=<name>. Count as "ours" the ones
   //         that have no controller ownerReference (orphans to adopt) or whose controller is this ConfigSet

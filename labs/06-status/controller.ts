@@ -9,9 +9,10 @@ import {
   BuiltinResources,
   Controller,
   enqueueHandler,
+  enqueueRequestForOwner,
   Lister,
   SharedInformerFactory,
-  unwrapTombstone,
+  splitMetaNamespaceKey,
 } from "kube-controller-workbook";
 import {
   CONFIGSET_LABEL,
@@ -60,7 +61,7 @@ export function createStatusController(options: StatusControllerOptions): Status
     name: `configset-status-${namespace}`,
     reconcile: async (key) => {
       options.onReconcile?.(key);
-      const [ns, name] = key.split("/") as [string, string];
+      const { namespace: ns, name } = splitMetaNamespaceKey(key);
       const cs = setLister.get(ns, name);
       if (!cs || cs.metadata.deletionTimestamp) return;
       let error: string | undefined;
@@ -76,16 +77,13 @@ export function createStatusController(options: StatusControllerOptions): Status
     onError: () => {},
   });
   sets.addEventHandler(enqueueHandler(controller.queue));
-  const enqueueOwner = (obj: unknown) => {
-    const cm = unwrapTombstone(obj) as V1ConfigMap | undefined;
-    const owner = cm?.metadata?.labels?.[CONFIGSET_LABEL];
-    if (owner) controller.queue.add(`${cm?.metadata?.namespace ?? namespace}/${owner}`);
-  };
-  children.addEventHandler({
-    onAdd: enqueueOwner,
-    onUpdate: (_old, obj) => enqueueOwner(obj),
-    onDelete: enqueueOwner,
-  });
+  // A child's event wakes its controlling ConfigSet (found through its ownerReference, not a label).
+  children.addEventHandler(
+    enqueueRequestForOwner(controller.queue, {
+      kind: WorkbookResources.configSets.kind,
+      group: WorkbookResources.configSets.group,
+    }),
+  );
   return {
     async start() {
       factory.start();

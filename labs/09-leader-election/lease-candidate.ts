@@ -32,7 +32,7 @@ export class LeaseCandidate {
 
   /** True while this candidate may act as the leader. */
   isLeader(): boolean {
-    // TODO: a leader believes it leads only until renewDeadline after its last successful renewal started.
+    // TODO: a leader believes it leads only until renewDeadlineMs after its last successful renewal started.
     throw new Error("TODO: isLeader is not written yet");
   }
 }

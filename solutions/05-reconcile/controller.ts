@@ -8,9 +8,9 @@ import {
   BuiltinResources,
   Controller,
   enqueueHandler,
+  enqueueRequestForOwner,
   Lister,
   SharedInformerFactory,
-  unwrapTombstone,
 } from "kube-controller-workbook";
 import { CONFIGSET_LABEL, type ConfigSet, WorkbookResources } from "kube-controller-workbook/workbook";
 import { reconcileConfigSet } from "./reconcile.js";
@@ -56,16 +56,13 @@ export function createReplicaController(options: ReplicaControllerOptions): Repl
     onError: () => {},
   });
   configSets.addEventHandler(enqueueHandler(controller.queue));
-  const enqueueOwner = (obj: unknown) => {
-    const cm = unwrapTombstone(obj) as V1ConfigMap | undefined;
-    const owner = cm?.metadata?.labels?.[CONFIGSET_LABEL];
-    if (owner) controller.queue.add(`${cm?.metadata?.namespace ?? namespace}/${owner}`);
-  };
-  children.addEventHandler({
-    onAdd: enqueueOwner,
-    onUpdate: (_old, obj) => enqueueOwner(obj),
-    onDelete: enqueueOwner,
-  });
+  // A child's event wakes its controlling ConfigSet (found through its ownerReference, not a label).
+  children.addEventHandler(
+    enqueueRequestForOwner(controller.queue, {
+      kind: WorkbookResources.configSets.kind,
+      group: WorkbookResources.configSets.group,
+    }),
+  );
   return {
     async start() {
       factory.start();

@@ -10,6 +10,7 @@ import {
   isNotFound,
   type Lister,
   setControllerReference,
+  splitMetaNamespaceKey,
 } from "kube-controller-workbook";
 import { CONFIGSET_LABEL, type ConfigSet, WORKBOOK_API_VERSION } from "kube-controller-workbook/workbook";
 
@@ -35,7 +36,7 @@ function created(cm: V1ConfigMap): string {
 
 /** Brings the children of the ConfigSet named by `key` (`namespace/name`) in line with its spec. */
 export async function reconcileConfigSet(ctx: ReconcileContext, key: string): Promise<void> {
-  const [namespace, name] = key.split("/") as [string, string];
+  const { namespace, name } = splitMetaNamespaceKey(key);
   const cs = ctx.configSets.get(namespace, name);
   // Gone (or going): the garbage collector removes children through their ownerReferences.
   if (!cs || cs.metadata.deletionTimestamp) return;

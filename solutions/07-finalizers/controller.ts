@@ -5,7 +5,12 @@
  * You should not need to change this file; your work is in `reconcile.ts`.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Controller, enqueueHandler, SharedInformerFactory } from "kube-controller-workbook";
+import {
+  Controller,
+  enqueueHandler,
+  SharedInformerFactory,
+  splitMetaNamespaceKey,
+} from "kube-controller-workbook";
 import {
   type Bucket,
   bucketClient,
@@ -41,7 +46,7 @@ export function createBucketController(options: BucketControllerOptions): Bucket
   const controller = new Controller({
     name: `bucket-controller-${namespace}`,
     hasSynced: [() => informer.hasSynced()],
-    reconcile: (key) => reconcileBucket(deps, lister.get(namespace, key.split("/")[1]!)),
+    reconcile: (key) => reconcileBucket(deps, lister.get(namespace, splitMetaNamespaceKey(key).name)),
     // Failed reconciles are retried with backoff; keep the grader's output quiet.
     onError: () => undefined,
   });

@@ -1,8 +1,8 @@
 /**
  * Lab 09, reference answer: one candidate of a Lease-based leader election, client-go's `tryAcquireOrRenew`
  * plus the two rules that make it safe: expiry is judged on this candidate's own clock from when it saw the
- * Lease change, and leadership is believed only until `renewDeadline` after the start of the last successful
- * renewal (which is shorter than `leaseDuration`, so a leader stops before anyone may take over).
+ * Lease change, and leadership is believed only until `renewDeadlineMs` after the start of the last successful
+ * renewal (which is shorter than `leaseDurationMs`, so a leader stops before anyone may take over).
  */
 import { type Clock, formatMicroTime, type LeaseEndpoint, type LeaseObject } from "kube-controller-workbook";
 
@@ -80,7 +80,7 @@ export class LeaseCandidate {
     return this.won(startedAt);
   }
 
-  /** True while the last successful renewal started less than renewDeadline ago (on this candidate's clock). */
+  /** True while the last successful renewal started less than renewDeadlineMs ago (on this candidate's clock). */
   isLeader(): boolean {
     return this.config.clock.now() < this.leadingUntil;
   }
@@ -93,7 +93,7 @@ export class LeaseCandidate {
     this.observedAt = this.config.clock.now();
   }
 
-  /** A successful write that started at `startedAt`: we lead until startedAt + renewDeadline. */
+  /** A successful write that started at `startedAt`: we lead until startedAt + renewDeadlineMs. */
   private won(startedAt: number): boolean {
     this.leadingUntil = startedAt + this.config.renewDeadlineMs;
     return this.isLeader();

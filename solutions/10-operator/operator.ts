@@ -16,18 +16,15 @@ import {
   Controller,
   EventRecorder,
   enqueueHandler,
-  getControllerOf,
+  enqueueRequestForOwner,
   InMemoryMetricsProvider,
   ItemExponentialFailureRateLimiter,
-  joinKey,
   LeaderElector,
   LeaseLock,
   Lister,
-  type MetaObject,
   RateLimitingQueue,
   type ResourceLock,
   SharedInformerFactory,
-  unwrapTombstone,
 } from "kube-controller-workbook";
 import {
   type FakeCloud,
@@ -173,9 +170,9 @@ class SiteOperatorReplica implements OperatorReplica {
     this.elector = new LeaderElector({
       lock: this.lock,
       name: this.identity,
-      leaseDuration: this.options.leaseDurationMs ?? 1000,
-      renewDeadline: this.options.renewDeadlineMs ?? 800,
-      retryPeriod: this.options.retryPeriodMs ?? 200,
+      leaseDurationMs: this.options.leaseDurationMs ?? 1000,
+      renewDeadlineMs: this.options.renewDeadlineMs ?? 800,
+      retryPeriodMs: this.options.retryPeriodMs ?? 200,
       releaseOnCancel: true,
       onError: () => {},
       callbacks: {
@@ -229,16 +226,8 @@ class SiteOperatorReplica implements OperatorReplica {
     });
     this.controller = controller;
     const parentEvents = sites.addEventHandler(enqueueHandler(queue));
-    const enqueueOwner = (obj: unknown) => {
-      const child = unwrapTombstone(obj as MetaObject) as MetaObject | undefined;
-      const owner = child && getControllerOf(child);
-      if (owner?.kind === "StaticSite") queue.add(joinKey(child?.metadata?.namespace, owner.name));
-    };
-    const childEvents = children.addEventHandler({
-      onAdd: enqueueOwner,
-      onUpdate: (_old, obj) => enqueueOwner(obj),
-      onDelete: enqueueOwner,
-    });
+    // A child's event wakes its controlling StaticSite (found through its ownerReference).
+    const childEvents = children.addEventHandler(enqueueRequestForOwner(queue, { kind: "StaticSite" }));
     this.leading = true;
     try {
       await controller.run(signal);

@@ -1,7 +1,8 @@
 /**
  * One lifecycle and one error contract for everything that runs in the background: the reflector, the shared
- * informer and its factory, the controller, the leader elector and the built-in controllers (Go's `Run(ctx)`
- * with an AbortSignal for the context).
+ * informer and its factory, the controller, the leader elector, the built-in controllers, the controller manager
+ * and the simulated nodes; each declares `implements Runnable` (Go's `Run(ctx)` with an AbortSignal for the
+ * context).
  *
  * The lifecycle ({@link Runnable}):
  * - `run(signal?)` starts the work and returns a promise that settles once everything it started (requests,
@@ -10,7 +11,9 @@
  *   controller whose caches never synced); everything the work survives goes to `onError` instead.
  * - A runnable runs once. A second `run()`, during the first or after it, rejects with {@link AlreadyRunError};
  *   so does a `run()` after `stop()`. Build a new one to run again (a new informer relists, a new elector
- *   campaigns). A `start()`, where a class has one, is `run()` in the background and does nothing the second time.
+ *   campaigns). A `start()`, where a class has one, is `run()` in the background and does nothing the second time
+ *   (it returns the same promise, which may resolve at a readiness point: the controller manager's is "leading or
+ *   standing by", the simulated nodes' is "first renewals written").
  * - `stop()` is idempotent and safe at any time (before `run`, during, after, concurrently): it stops the work
  *   and resolves once nothing of it is left running.
  *

@@ -1,5 +1,5 @@
 import type { KubeConfig } from "@kubernetes/client-node";
-import { type ErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
+import { type ErrorHandler, type Runnable, RunOnce } from "../apimachinery/lifecycle.js";
 import type { MetaObject } from "../apimachinery/object.js";
 import { whenAborted } from "../apimachinery/wait/until-aborted.js";
 import { type ListerWatcher, ListWatch, type ListWatchScope } from "../client/list-watch.js";
@@ -54,7 +54,7 @@ function scopeKey(resource: ResourceDescriptor, scope: ListWatchScope): string {
  * `start()`, those asked for later) and shuts them all down when `signal` aborts; a second `run()` rejects.
  * `start()` keeps client-go's meaning: each call starts the informers not started yet.
  */
-export class SharedInformerFactory {
+export class SharedInformerFactory implements Runnable {
   private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
   private readonly started = new Set<string>();
   private readonly ownedListWatches: ListWatch[] = [];

@@ -8,6 +8,26 @@ import {
 } from "./tombstone.js";
 
 /**
+ * The read side of an {@link Indexer}, as `informer.getIndexer()` hands it out (client-go's `Indexer` read
+ * methods: `List`, `ListKeys`, `Get`, `GetByKey`, `Index`, `IndexKeys`, `ByIndex`, `ListIndexFuncValues`,
+ * `GetIndexers`). Only the informer writes its cache; the objects are shared, never mutate them.
+ */
+export type ReadonlyIndexer<T extends MetaObject = MetaObject> = Pick<
+  Indexer<T>,
+  | "keyOf"
+  | "list"
+  | "listKeys"
+  | "get"
+  | "getByKey"
+  | "size"
+  | "index"
+  | "indexKeys"
+  | "byIndex"
+  | "listIndexFuncValues"
+  | "getIndexers"
+>;
+
+/**
  * The informer's cache: a keyed store plus secondary indices. client-go's `cache.Indexer` over its
  * `threadSafeMap` (a JavaScript event loop gives the same atomicity as its RWMutex: no method yields).
  *

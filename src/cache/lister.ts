@@ -2,7 +2,7 @@ import { joinKey } from "../apimachinery/keys.js";
 import type { MetaObject } from "../apimachinery/object.js";
 import { parseLabelSelector } from "../apimachinery/selectors/label-selector.js";
 import { NAMESPACE_INDEX } from "./index-funcs.js";
-import type { Indexer } from "./indexer.js";
+import type { ReadonlyIndexer } from "./indexer.js";
 
 /**
  * Which objects a lister returns: a label selector string (`app=web,tier!=db`), an equality map
@@ -38,7 +38,7 @@ function select<T extends MetaObject>(objects: T[], selector: ListerSelector | u
  * is local: no API call. The objects are the cache's own: never mutate them (copy first).
  */
 export class Lister<T extends MetaObject = MetaObject> {
-  constructor(private readonly indexer: Indexer<T>) {}
+  constructor(private readonly indexer: ReadonlyIndexer<T>) {}
 
   /** Every cached object matching `selector` (all of them without one), across namespaces. */
   list(selector?: ListerSelector): T[] {
@@ -60,7 +60,7 @@ export class Lister<T extends MetaObject = MetaObject> {
 /** A {@link Lister} scoped to one namespace. */
 export class NamespaceLister<T extends MetaObject = MetaObject> {
   constructor(
-    private readonly indexer: Indexer<T>,
+    private readonly indexer: ReadonlyIndexer<T>,
     readonly namespaceName: string,
   ) {}
 

@@ -5,7 +5,7 @@ import {
   isTooManyRequests,
   StatusError,
 } from "../apimachinery/errors.js";
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, type Runnable, RunOnce } from "../apimachinery/lifecycle.js";
 import type { MetaObject } from "../apimachinery/object.js";
 import { type BackoffOptions, ExponentialBackoffManager } from "../apimachinery/wait/backoff.js";
 import type { ListerWatcher, ListWatchEvent } from "../client/list-watch.js";
@@ -93,7 +93,7 @@ const MIN_WATCH_TIMEOUT_S = 300;
  * Lifecycle (the workbook's one contract, `src/apimachinery/lifecycle.ts`): `run(signal)` once, `stop()`
  * idempotent, errors to `onError(error, context)`.
  */
-export class Reflector<T extends MetaObject = MetaObject> {
+export class Reflector<T extends MetaObject = MetaObject> implements Runnable {
   private lastSyncRV = "";
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;

@@ -1,10 +1,10 @@
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, type Runnable, RunOnce } from "../apimachinery/lifecycle.js";
 import { type MetaObject, resourceVersionOf } from "../apimachinery/object.js";
 import type { ListerWatcher } from "../client/list-watch.js";
 import { type Clock, realClock } from "../clock/clock.js";
 import { type Delta, DeltaFIFO } from "./delta-fifo.js";
 import type { Indexers } from "./index-funcs.js";
-import { Indexer } from "./indexer.js";
+import { Indexer, type ReadonlyIndexer } from "./indexer.js";
 import { type Notification, ProcessorListener, type ResourceEventHandler } from "./processor-listener.js";
 import { Reflector, type ReflectorOptions, type ReflectorStats } from "./reflector.js";
 import { deletionHandlingMetaNamespaceKeyFunc } from "./tombstone.js";
@@ -80,7 +80,7 @@ function determineResyncPeriod(desiredMs: number, checkMs: number): number {
  * Lifecycle (`src/apimachinery/lifecycle.ts`): `run(signal)` once (`start()` is run in the background and does
  * nothing the second time), `stop()` idempotent, errors to `onError(error, context)`.
  */
-export class SharedIndexInformer<T extends MetaObject = MetaObject> {
+export class SharedIndexInformer<T extends MetaObject = MetaObject> implements Runnable {
   private readonly indexer: Indexer<T>;
   private readonly clock: Clock;
   private readonly onError: ErrorHandler;
@@ -111,13 +111,21 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> {
     this.onError = guardErrorHandler(options.onError);
   }
 
-  /** The informer's cache (read it; never mutate the objects). */
-  getIndexer(): Indexer<T> {
+  /**
+   * The informer's cache, read-only (client-go's `GetIndexer`). What it promises is client-go's contract:
+   * - it lags the server and may be stale: a read can miss a recent write, and an object deleted on the server
+   *   may still be there until its DELETE event arrives;
+   * - handlers see a subsequence of each object's states, not every state: updates can be coalesced or missed
+   *   across a relist, so in `onUpdate` compare `metadata.uid` (a re-created object) and
+   *   `metadata.resourceVersion` (a resync re-delivers the same one) rather than assume one event per write;
+   * - the objects are shared with every reader: never mutate them (copy first).
+   */
+  getIndexer(): ReadonlyIndexer<T> {
     return this.indexer;
   }
 
   /** Same as {@link getIndexer}: client-go's `GetStore`. */
-  getStore(): Indexer<T> {
+  getStore(): ReadonlyIndexer<T> {
     return this.indexer;
   }
 

@@ -25,7 +25,7 @@
  * (requeued with backoff), `dropped` or `terminal_error`; shutdown problems have operation `shutdown`.
  */
 
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, type Runnable, RunOnce } from "../apimachinery/lifecycle.js";
 import { type InformerSynced, waitForCacheSync } from "../cache/wait-for-cache-sync.js";
 import { type Clock, realClock, type Timer } from "../clock/index.js";
 import type { RateLimiter } from "../workqueue/rate-limiters/rate-limiter.js";
@@ -99,7 +99,7 @@ function checkResult(result: unknown): Result {
 }
 
 /** A controller: a queue of keys, workers and a reconcile function (client-go's controller loop). */
-export class Controller {
+export class Controller implements Runnable {
   /** The controller's name (its queue's metrics name). */
   readonly name: string;
   /** The queue this controller serves; event handlers `add` keys to it. */

@@ -36,11 +36,11 @@ export interface LeaderElectionConfig {
    * How long non-leaders wait, after they last saw the record change, before taking over. Default 15 s. Written
    * to the Lease as `leaseDurationSeconds`, rounded up to whole seconds.
    */
-  leaseDuration?: number;
+  leaseDurationMs?: number;
   /** How long the leader keeps trying to renew before it gives up leading. Default 10 s. */
-  renewDeadline?: number;
+  renewDeadlineMs?: number;
   /** Pause between attempts (acquire attempts are jittered by {@link JITTER_FACTOR}). Default 2 s. */
-  retryPeriod?: number;
+  retryPeriodMs?: number;
   callbacks: LeaderCallbacks;
   /** Write an empty holder when `run()` is cancelled while leading, so others take over at once. */
   releaseOnCancel?: boolean;
@@ -58,34 +58,35 @@ export interface LeaderElectionConfig {
 
 /** A config with every default filled in. */
 export interface ResolvedLeaderElectionConfig extends LeaderElectionConfig {
-  leaseDuration: number;
-  renewDeadline: number;
-  retryPeriod: number;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 /**
- * Fills in defaults and applies `NewLeaderElector`'s checks: leaseDuration > renewDeadline,
- * renewDeadline > 1.2 x retryPeriod, all durations > 0, both mandatory callbacks present, a lock with an
+ * Fills in defaults and applies `NewLeaderElector`'s checks: leaseDurationMs > renewDeadlineMs,
+ * renewDeadlineMs > 1.2 x retryPeriodMs, all durations > 0, both mandatory callbacks present, a lock with an
  * identity. Every duration is in milliseconds and any positive value is accepted: the Lease stores whole
- * seconds, so the elector rounds `leaseDuration` *up* when it writes `leaseDurationSeconds` (2500 ms is written
+ * seconds, so the elector rounds `leaseDurationMs` *up* when it writes `leaseDurationSeconds` (2500 ms is written
  * as 3 s). Others then wait at least as long as this candidate assumes, never less, which keeps the
  * "a leader stops before anyone else can take over" invariant.
  */
 export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
   const resolved: ResolvedLeaderElectionConfig = {
     ...config,
-    leaseDuration: config.leaseDuration ?? DEFAULT_LEASE_DURATION_MS,
-    renewDeadline: config.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS,
-    retryPeriod: config.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS,
+    leaseDurationMs: config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS,
+    renewDeadlineMs: config.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS,
+    retryPeriodMs: config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS,
   };
-  const { leaseDuration, renewDeadline, retryPeriod } = resolved;
-  for (const [name, value] of Object.entries({ leaseDuration, renewDeadline, retryPeriod })) {
+  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolved;
+  for (const [name, value] of Object.entries({ leaseDurationMs, renewDeadlineMs, retryPeriodMs })) {
     if (!Number.isFinite(value) || value <= 0)
       throw new Error(`${name} must be greater than zero (got ${value})`);
   }
-  if (leaseDuration <= renewDeadline) throw new Error("leaseDuration must be greater than renewDeadline");
-  if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
-    throw new Error("renewDeadline must be greater than retryPeriod*JitterFactor");
+  if (leaseDurationMs <= renewDeadlineMs)
+    throw new Error("leaseDurationMs must be greater than renewDeadlineMs");
+  if (renewDeadlineMs <= JITTER_FACTOR * retryPeriodMs) {
+    throw new Error("renewDeadlineMs must be greater than retryPeriodMs*JitterFactor");
   }
   if (typeof config.callbacks?.onStartedLeading !== "function")
     throw new Error("OnStartedLeading callback must not be nil");

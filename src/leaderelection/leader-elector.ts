@@ -1,5 +1,5 @@
 import { isAlreadyExists, isConflict } from "../apimachinery/errors.js";
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../apimachinery/lifecycle.js";
+import { type ErrorHandler, guardErrorHandler, type Runnable, RunOnce } from "../apimachinery/lifecycle.js";
 import { jitter } from "../apimachinery/wait/jitter.js";
 import type { RandomSource } from "../apimachinery/wait/random.js";
 import { untilAborted } from "../apimachinery/wait/until-aborted.js";
@@ -36,13 +36,13 @@ export function leaseDurationSeconds(leaseDurationMs: number): number {
  * - Every write carries the resourceVersion of the Lease last read, so of two racing candidates one gets 409.
  *
  * Invariants:
- * - While leading, a guard timer is armed at `start of the last successful renewal + renewDeadline`; when it
+ * - While leading, a guard timer is armed at `start of the last successful renewal + renewDeadlineMs`; when it
  *   fires, the leading signal aborts at once, even if a renewal call is still hanging.
  * - Hence a leader stops strictly before anyone else can take its lease: another candidate only takes over
- *   `leaseDuration` after it saw our last write, that write was sent after the renewal started, and
- *   leaseDuration > renewDeadline (validated). This holds for any network latency; client-go measures its
+ *   `leaseDurationMs` after it saw our last write, that write was sent after the renewal started, and
+ *   leaseDurationMs > renewDeadlineMs (validated). This holds for any network latency; client-go measures its
  *   deadline from the start of each renew window instead, which gives about RetryPeriod more and is only
- *   safe while latency stays below leaseDuration - renewDeadline - retryPeriod.
+ *   safe while latency stays below leaseDurationMs - renewDeadlineMs - retryPeriodMs.
  * - This is not fencing: work guarded by the signal must actually stop when it aborts.
  * - Identities must be unique per process: a candidate that sees its own identity as holder renews at once.
  *
@@ -51,7 +51,7 @@ export function leaseDurationSeconds(leaseDurationMs: number): number {
  * 409 Conflict (someone else wrote first) or AlreadyExists (someone else created the Lease first). Callbacks
  * that throw are reported too, and never stop the elector.
  */
-export class LeaderElector {
+export class LeaderElector implements Runnable {
   readonly config: ResolvedLeaderElectionConfig;
   private readonly clock: Clock;
   private readonly random: RandomSource;
@@ -116,12 +116,12 @@ export class LeaderElector {
 
   /**
    * client-go's healthz `Check`: returns an error when the last observed record names this candidate as
-   * holder but it has not been seen renewed for longer than leaseDuration + `maxTolerableExpiredLease` (a
+   * holder but it has not been seen renewed for longer than leaseDurationMs + `maxTolerableExpiredLease` (a
    * wedged leader). Returns undefined when healthy. kube-controller-manager tolerates 20 s.
    */
   check(maxTolerableExpiredLease = 0): Error | undefined {
     if (this.observedRecord?.holderIdentity !== this.config.lock.identity()) return undefined;
-    if (this.clock.now() - this.observedTime > this.config.leaseDuration + maxTolerableExpiredLease) {
+    if (this.clock.now() - this.observedTime > this.config.leaseDurationMs + maxTolerableExpiredLease) {
       return new Error(`failed election to renew leadership on lease ${this.config.lock.describe()}`);
     }
     return undefined;
@@ -158,11 +158,11 @@ export class LeaderElector {
       const ok = await this.attempt(this.tryAcquireOrRenew(signal), signal);
       this.maybeReportTransition();
       // A success that arrived after its own renew deadline is not leadership: the next attempt renews.
-      if (ok && this.clock.now() < startedAt + this.config.renewDeadline) {
+      if (ok && this.clock.now() < startedAt + this.config.renewDeadlineMs) {
         this.config.lock.recordEvent("became leader");
         return startedAt;
       }
-      const delay = jitter(this.config.retryPeriod, JITTER_FACTOR, this.random);
+      const delay = jitter(this.config.retryPeriodMs, JITTER_FACTOR, this.random);
       if (!(await this.clock.sleep(delay, signal))) return undefined;
     }
   }
@@ -173,17 +173,17 @@ export class LeaderElector {
     this.leading = leading;
     const onCancel = () => this.stopLeading();
     runSignal.addEventListener("abort", onCancel, { once: true });
-    this.armGuard(acquiredAt + this.config.renewDeadline);
+    this.armGuard(acquiredAt + this.config.renewDeadlineMs);
     void Promise.resolve()
       .then(() => this.config.callbacks.onStartedLeading(leading.signal))
       .catch((err: unknown) => this.report(err, "onStartedLeading callback"));
     try {
       while (!leading.signal.aborted) {
-        if (!(await this.clock.sleep(this.config.retryPeriod, leading.signal))) break;
+        if (!(await this.clock.sleep(this.config.retryPeriodMs, leading.signal))) break;
         const startedAt = this.clock.now();
         const ok = await this.attempt(this.tryAcquireOrRenew(leading.signal), leading.signal);
         this.maybeReportTransition();
-        if (ok && this.leading === leading) this.armGuard(startedAt + this.config.renewDeadline);
+        if (ok && this.leading === leading) this.armGuard(startedAt + this.config.renewDeadlineMs);
       }
     } finally {
       runSignal.removeEventListener("abort", onCancel);
@@ -222,7 +222,7 @@ export class LeaderElector {
     const now = this.clock.now();
     const desired: LeaderElectionRecord = {
       holderIdentity: lock.identity(),
-      leaseDurationSeconds: leaseDurationSeconds(this.config.leaseDuration),
+      leaseDurationSeconds: leaseDurationSeconds(this.config.leaseDurationMs),
       acquireTime: formatMicroTime(now),
       renewTime: formatMicroTime(now),
       leaderTransitions: 0,
@@ -282,11 +282,11 @@ export class LeaderElector {
   /** Release (with `releaseOnCancel`): an empty holder with a 1 s lease, retried for up to RenewDeadline. */
   private async release(): Promise<boolean> {
     const deadline = new AbortController();
-    const timer = this.clock.setTimer(this.config.renewDeadline, () => deadline.abort());
+    const timer = this.clock.setTimer(this.config.renewDeadlineMs, () => deadline.abort());
     try {
       for (;;) {
         if (await this.attempt(this.tryRelease(deadline.signal), deadline.signal)) return true;
-        if (!(await this.clock.sleep(this.config.retryPeriod, deadline.signal))) return false;
+        if (!(await this.clock.sleep(this.config.retryPeriodMs, deadline.signal))) return false;
       }
     } finally {
       timer.stop();

@@ -1,28 +1,26 @@
 /**
  * The basic workqueue: client-go's `util/workqueue` `Typed[T]` (queue.go), with `Get` as a promise.
  *
- * Three structures do the work:
+ * Three structures do the work, named as in client-go:
  * - `queue`: the FIFO order in which items will be handed out;
  * - `dirty`: every item that needs processing;
  * - `processing`: every item a worker currently holds (between `get` and `done`).
  *
- * Invariants (as client-go states them):
- * - every item in `queue` is also in `dirty` and is NOT in `processing`;
+ * Invariants (as client-go keeps them):
+ * - every item in `queue` is also in `dirty` and is NOT in `processing`, and it is in `queue` at most once;
+ * - an item is in `processing` at most once, so the same item is never handed to two workers at once;
+ * - `add` of an item already in `dirty` is a no-op (the dedup);
  * - an item may be in `dirty` and `processing` at once: it was re-added while a worker held it. It is "parked"
- *   and pushed back onto `queue` when that worker calls `done`;
- * - therefore the same item is never handed to two workers at once, and N adds while it is processed collapse
- *   into one more run;
+ *   (not queued) and pushed onto `queue` when that worker calls `done`, so N adds while it is processed
+ *   collapse into one more run;
  * - callers blocked in `get` exist only while `queue` is empty.
  *
- * Items are compared with `===` (Set semantics), so use strings such as `namespace/name` keys, not objects.
+ * Shutdown: `shutDown` refuses further adds and wakes blocked getters; items still queued are handed out until
+ * `queue` is empty, then `get` answers `shutdown: true`. `shutDownWithDrain` does the same and settles once
+ * `processing` is empty (workers must keep calling `done`).
  *
- * Representation (for speed; the behaviour is client-go's): `dirty` and `processing` are two bits of one entry
- * per item in a single `Map`, and `queue` holds those entries, so an add, a get and a done cost one hash lookup
- * between them instead of seven Set operations. An entry that leaves both sets is kept ("idle", state 0) rather
- * than deleted: deleting and re-adding the same key on every cycle makes V8 shrink and rehash the table over and
- * over, which cost more than all the rest of a cycle. Idle entries are swept in bulk once there are `SWEEP_AT`
- * of them and more idle than live ones, so memory stays within a constant factor of client-go's two sets. Each
- * entry also keeps the `GetResult` handed out for it, so a `get` allocates only its promise.
+ * Items are compared with `===` (Set semantics), so use strings such as `namespace/name` keys, not objects.
+ * A JavaScript `Set` iterates in insertion order, so `state()` lists each set in the order its items entered it.
  */
 
 import { RingBuffer } from "../apimachinery/ring-buffer.js";
@@ -48,23 +46,6 @@ export interface QueueOptions {
 
 const SHUTDOWN = Object.freeze({ item: undefined, shutdown: true }) as GetResult<never>;
 
-/** Bit of an item's state: it needs processing (client-go's `dirty` set). */
-const DIRTY = 1;
-/** Bit of an item's state: a worker holds it between `get` and `done` (client-go's `processing` set). */
-const PROCESSING = 2;
-/** Idle entries tolerated before a sweep is considered (a sweep also needs more idle than live entries). */
-const SWEEP_AT = 4096;
-
-/** One item's bookkeeping: its DIRTY/PROCESSING bits and the result `get` resolves to for it. */
-interface Entry<T> {
-  readonly item: T;
-  state: number;
-  readonly result: GetResult<T>;
-  /** Logical times it last became dirty and was last taken: `state()` lists each set in that order. */
-  dirtiedAt: number;
-  takenAt: number;
-}
-
 /** A snapshot of the three internal structures, for notebooks and tests. */
 export interface QueueState<T> {
   queue: T[];
@@ -79,12 +60,13 @@ export class Queue<T> {
   protected readonly clock: Clock;
   /** Metrics bookkeeping; undefined for unnamed queues, which skip it entirely. */
   protected readonly metrics: QueueMetrics<T> | undefined;
-  private readonly queue = new RingBuffer<Entry<T>>();
-  /** Per item: DIRTY | PROCESSING bits; state 0 = idle entry kept to avoid hash-table churn (see the header). */
-  private readonly entries = new Map<T, Entry<T>>();
-  private processingCount = 0;
-  private idleCount = 0;
-  private ticks = 0;
+  /** The order items are handed out in. Invariant: each item here is in `dirty` and not in `processing`. */
+  private readonly queue = new RingBuffer<T>();
+  /** Items that need processing. Invariant: a superset of `queue`; may also hold items in `processing`. */
+  private readonly dirty = new Set<T>();
+  /** Items a worker holds between `get` and `done`. Invariant: disjoint from `queue`. */
+  private readonly processing = new Set<T>();
+  /** Callers blocked in `get`, oldest first. Invariant: non-empty only while `queue` is empty. */
   private readonly waiters = new RingBuffer<(result: GetResult<T>) => void>();
   private isShuttingDown = false;
   private drainWaiters: Array<() => void> = [];
@@ -107,19 +89,11 @@ export class Queue<T> {
    */
   add(item: T): void {
     if (this.isShuttingDown) return;
-    let entry = this.entries.get(item);
-    if (entry === undefined) {
-      entry = { item, state: DIRTY, result: { item, shutdown: false }, dirtiedAt: ++this.ticks, takenAt: 0 };
-      this.entries.set(item, entry);
-    } else if (entry.state & DIRTY) return;
-    else {
-      if (entry.state === 0) this.idleCount--;
-      entry.state |= DIRTY;
-      entry.dirtiedAt = ++this.ticks;
-    }
+    if (this.dirty.has(item)) return;
     this.metrics?.add(item);
-    if (entry.state & PROCESSING) return;
-    this.queue.push(entry);
+    this.dirty.add(item);
+    if (this.processing.has(item)) return; // parked: `done` queues it
+    this.queue.push(item);
     this.handOut();
   }
 
@@ -138,19 +112,13 @@ export class Queue<T> {
    * Calling `done` for an item that is not being processed is ignored (client-go would re-queue a duplicate).
    */
   done(item: T): void {
-    const entry = this.entries.get(item);
-    if (entry === undefined || !(entry.state & PROCESSING)) return;
+    if (!this.processing.delete(item)) return;
     this.metrics?.done(item);
-    this.processingCount--;
-    if (entry.state & DIRTY) {
-      entry.state = DIRTY;
-      this.queue.push(entry);
+    if (this.dirty.has(item)) {
+      this.queue.push(item);
       this.handOut();
-    } else {
-      entry.state = 0;
-      if (++this.idleCount >= SWEEP_AT && this.idleCount > this.entries.size - this.idleCount) this.sweep();
     }
-    if (this.processingCount === 0) this.releaseDrainWaiters();
+    if (this.processing.size === 0) this.releaseDrainWaiters();
   }
 
   /** Number of items waiting to be handed out (not counting those being processed, as in client-go). */
@@ -176,7 +144,7 @@ export class Queue<T> {
   shutDownWithDrain(): Promise<void> {
     this.isShuttingDown = true;
     this.wakeAllWaiters();
-    if (this.processingCount === 0) {
+    if (this.processing.size === 0) {
       this.stopMetricsTimer();
       return Promise.resolve();
     }
@@ -188,33 +156,23 @@ export class Queue<T> {
     return this.isShuttingDown;
   }
 
-  /** Copies of the internal structures (O(n log n)), each set in the order its items entered it; for teaching and tests. */
+  /** Copies of the internal structures, each set in the order its items entered it; for teaching and tests. */
   state(): QueueState<T> {
-    const dirty: Entry<T>[] = [];
-    const processing: Entry<T>[] = [];
-    for (const entry of this.entries.values()) {
-      if (entry.state & DIRTY) dirty.push(entry);
-      if (entry.state & PROCESSING) processing.push(entry);
-    }
-    dirty.sort((a, b) => a.dirtiedAt - b.dirtiedAt);
-    processing.sort((a, b) => a.takenAt - b.takenAt);
-    const items = (entries: Entry<T>[]) => entries.map((entry) => entry.item);
     return {
-      queue: items(this.queue.toArray()),
-      dirty: items(dirty),
-      processing: items(processing),
+      queue: this.queue.toArray(),
+      dirty: [...this.dirty],
+      processing: [...this.processing],
       shuttingDown: this.isShuttingDown,
     };
   }
 
-  // Pops the head into processing. Precondition: queue is not empty.
+  // Pops the head of `queue` into `processing` and out of `dirty`. Precondition: `queue` is not empty.
   private take(): GetResult<T> {
-    const entry = this.queue.shift() as Entry<T>;
-    entry.state = PROCESSING; // a queued item is dirty and not processing (the invariant above)
-    entry.takenAt = ++this.ticks;
-    this.processingCount++;
-    this.metrics?.get(entry.item);
-    return entry.result;
+    const item = this.queue.shift() as T;
+    this.metrics?.get(item);
+    this.processing.add(item);
+    this.dirty.delete(item);
+    return { item, shutdown: false };
   }
 
   // Gives queued items to blocked getters, oldest getter first.
@@ -223,12 +181,6 @@ export class Queue<T> {
       const resolve = this.waiters.shift()!;
       resolve(this.take());
     }
-  }
-
-  // Drops every idle entry at once; amortised over the SWEEP_AT or more `done` calls that made them idle.
-  private sweep(): void {
-    for (const entry of this.entries.values()) if (entry.state === 0) this.entries.delete(entry.item);
-    this.idleCount = 0;
   }
 
   private wakeAllWaiters(): void {

@@ -8,8 +8,8 @@ import { loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./suppo
 type CandidateModule = typeof import("../../solutions/09-leader-election/lease-candidate.js");
 type Candidate = InstanceType<CandidateModule["LeaseCandidate"]>;
 
-const LEASE_MS = TRIAL_TIMINGS.leaseDuration;
-const DEADLINE_MS = TRIAL_TIMINGS.renewDeadline;
+const LEASE_MS = TRIAL_TIMINGS.leaseDurationMs;
+const DEADLINE_MS = TRIAL_TIMINGS.renewDeadlineMs;
 const TRIALS = 200;
 
 async function load(dir: string): Promise<CandidateModule> {
@@ -77,8 +77,8 @@ export default defineLab({
       },
       {
         requirement:
-          "a valid lease held by another candidate is taken only after leaseDuration without renewal",
-        hint: "remember when you last saw the Lease change, on your own clock, and wait leaseDuration from then",
+          "a valid lease held by another candidate is taken only after leaseDurationMs without renewal",
+        hint: "remember when you last saw the Lease change, on your own clock, and wait leaseDurationMs from then",
         run: async () => {
           const { clock, make, holder } = world(mod);
           const a = make("a");
@@ -165,7 +165,7 @@ export default defineLab({
         },
       },
       {
-        requirement: "a leader that cannot renew stops believing it leads once renewDeadline has passed",
+        requirement: "a leader that cannot renew stops believing it leads once renewDeadlineMs has passed",
         hint: "isLeader() must depend on time since the last successful renewal started, not on a call returning",
         run: async () => {
           const { clock, store, make } = world(mod);
@@ -233,7 +233,7 @@ export default defineLab({
       },
       {
         requirement: `split brain: ${TRIALS} seeded trials of crashes, partitions and slow renewals never show two leaders, and someone leads once the faults are over`,
-        hint: "two usual causes: believing you lead longer than renewDeadline after the START of your last successful attempt (time it from when the attempt began, not when its answer came), or a write that does not carry the resourceVersion you decided on (dropped, or the Lease re-read just before writing)",
+        hint: "two usual causes: believing you lead longer than renewDeadlineMs after the START of your last successful attempt (time it from when the attempt began, not when its answer came), or a write that does not carry the resourceVersion you decided on (dropped, or the Lease re-read just before writing)",
         timeout: 120_000,
         run: async () => {
           const result = await runTrials(TRIALS, (context) =>
@@ -243,8 +243,8 @@ export default defineLab({
                 store: context.store,
                 ...TRIAL_LEASE,
                 identity: context.identity,
-                leaseDurationMs: context.timings.leaseDuration,
-                renewDeadlineMs: context.timings.renewDeadline,
+                leaseDurationMs: context.timings.leaseDurationMs,
+                renewDeadlineMs: context.timings.renewDeadlineMs,
                 clock: context.clock,
               }),
             ),

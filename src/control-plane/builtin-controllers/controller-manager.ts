@@ -12,7 +12,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { type ErrorHandler, guardErrorHandler } from "../../apimachinery/lifecycle.js";
+import {
+  AlreadyRunError,
+  type ErrorHandler,
+  guardErrorHandler,
+  type Runnable,
+} from "../../apimachinery/lifecycle.js";
 import { whenAborted } from "../../apimachinery/wait/until-aborted.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { LeaderElector } from "../../leaderelection/leader-elector.js";
@@ -39,11 +44,11 @@ export interface ControllerManagerLeaderElection {
   /** Prefix of the identity; each campaign appends `_<uuid>` as kube does (default: this host's name). */
   identityPrefix?: string;
   /** Default 15 s. */
-  leaseDuration?: number;
+  leaseDurationMs?: number;
   /** Default 10 s. */
-  renewDeadline?: number;
+  renewDeadlineMs?: number;
   /** Default 2 s. */
-  retryPeriod?: number;
+  retryPeriodMs?: number;
   /** Clock of the election (default: the real clock, whatever clock the controllers use). */
   clock?: Clock;
   /**
@@ -69,16 +74,19 @@ export interface ControllerManagerTerm {
 }
 
 /**
- * kube-controller-manager's leader-elected main loop. {@link ControllerManager.start} resolves once this
- * manager either leads with its controllers started, or has seen another holder (it is then a standby that
- * takes over when that lease expires). Everything it starts ends with {@link ControllerManager.stop}.
+ * kube-controller-manager's leader-elected main loop, a {@link Runnable}: {@link ControllerManager.run} campaigns
+ * until its signal aborts or {@link ControllerManager.stop}, and settles once everything it started has stopped.
+ * {@link ControllerManager.start} is that run in the background; it resolves once this manager either leads
+ * with its controllers started, or has seen another holder (it is then a standby that takes over when that lease
+ * expires). A second `start()` returns the same promise; a second `run()` rejects with `AlreadyRunError`.
  */
-export class ControllerManager implements StoppableController {
+export class ControllerManager implements StoppableController, Runnable {
   private readonly stopper = new AbortController();
   private readonly onError: ErrorHandler;
   private readonly clock: Clock;
   private elector: LeaderElector | undefined;
   private loop: Promise<void> | undefined;
+  private ready: Promise<void> | undefined;
   private currentIdentity = "";
   private readonly history: ControllerManagerTerm[] = [];
 
@@ -105,15 +113,30 @@ export class ControllerManager implements StoppableController {
     return this.history.map((t) => ({ ...t }));
   }
 
-  /** Campaigns; resolves when leading with controllers started, or when another holder was observed. */
+  /**
+   * Runs in the background; resolves when leading with controllers started, or when another holder was observed.
+   * Calling it again returns the same promise.
+   */
   start(): Promise<void> {
-    if (this.loop) throw new Error("controller manager: start() called twice");
-    return new Promise<void>((resolve, reject) => {
+    this.ready ??= new Promise<void>((resolve, reject) => {
       this.loop = this.campaignLoop(resolve, reject).catch((err: unknown) => {
         this.onError(err, { component: "kube-controller-manager", operation: "campaign" });
         reject(err);
       });
     });
+    return this.ready;
+  }
+
+  /**
+   * Campaigns until `signal` aborts or {@link stop}; settles once the controllers and the elector have stopped.
+   * Once only (after `start()` or `stop()` too), as every runnable.
+   */
+  async run(signal?: AbortSignal): Promise<void> {
+    if (this.ready || this.stopper.signal.aborted) throw new AlreadyRunError("kube-controller-manager");
+    if (signal?.aborted) return this.stop();
+    signal?.addEventListener("abort", () => void this.stop(), { once: true });
+    await this.start();
+    await this.loop;
   }
 
   /** Stops campaigning, stops the controllers and (by default) releases the lease. Idempotent. */
@@ -140,9 +163,9 @@ export class ControllerManager implements StoppableController {
             name: election.name ?? CONTROLLER_MANAGER_LEASE.name,
             identity,
           }),
-        leaseDuration: election.leaseDuration,
-        renewDeadline: election.renewDeadline,
-        retryPeriod: election.retryPeriod,
+        leaseDurationMs: election.leaseDurationMs,
+        renewDeadlineMs: election.renewDeadlineMs,
+        retryPeriodMs: election.retryPeriodMs,
         releaseOnCancel: election.releaseOnCancel ?? true,
         clock: this.clock,
         name: "kube-controller-manager",
@@ -173,7 +196,7 @@ export class ControllerManager implements StoppableController {
         this.onError(termError, { component: "kube-controller-manager", operation: "start controllers" });
       }
       // Lost the lease (or stopped): a restarted kube-controller-manager waits a retry period, then campaigns.
-      if (!(await this.clock.sleep(elector.config.retryPeriod, signal))) break;
+      if (!(await this.clock.sleep(elector.config.retryPeriodMs, signal))) break;
     }
     ready();
   }

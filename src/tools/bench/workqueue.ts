@@ -6,6 +6,7 @@
 import { type Clock, sleepOn, type Timer } from "../../clock/index.js";
 import { DelayingQueue } from "../../workqueue/delaying-queue.js";
 import { Queue } from "../../workqueue/queue.js";
+import { PackedQueue } from "../../workqueue/queue-packed.js";
 import { type BenchContext, type BenchFigure, type Benchmark, type BenchResult, meets } from "./types.js";
 
 /** The peer: the same dirty/processing sets, but the order kept in a plain array drained with shift(). */
@@ -128,8 +129,10 @@ export const benchmark: Benchmark = {
     const n = ctx.tiny ? 20_000 : 2_000_000;
     await cycles(new Queue<string>(), n / 10); // warm-up
     await cycles(new NaiveArrayQueue<string>(), n / 10);
+    await cycles(new PackedQueue<string>(), n / 10);
     const ours = await best(3, () => cycles(new Queue<string>(), n));
     const naive = await best(3, () => cycles(new NaiveArrayQueue<string>(), n));
+    const packed = await best(3, () => cycles(new PackedQueue<string>(), n));
     const depth = ctx.tiny ? 2_000 : 100_000;
     const oursDeep = await best(2, () => deepDrain(new Queue<string>(), depth));
     const naiveDeep = await deepDrain(new NaiveArrayQueue<string>(), depth); // O(n^2): one run is enough
@@ -143,7 +146,10 @@ export const benchmark: Benchmark = {
         unit: "cycles/s",
         target,
         met: meets(ours, target),
-        peers: [{ name: "naive array queue", value: naive, ratio: ours / naive }],
+        peers: [
+          { name: "naive array queue", value: naive, ratio: ours / naive },
+          { name: "packed fast path (queue-packed.ts)", value: packed, ratio: ours / packed },
+        ],
         notes: `best of 3 runs of ${n} cycles; add, then get() awaited, then done, in one loop (no hand-off)`,
       },
       {

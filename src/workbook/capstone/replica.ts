@@ -89,9 +89,9 @@ export interface StaticSiteReplicaOptions {
   /** Lease name (default "staticsite-operator"). */
   leaseName?: string;
   /** Election timings in ms (default 3000 / 2500 / 400: short, so failover fits in a notebook cell). */
-  leaseDuration?: number;
-  renewDeadline?: number;
-  retryPeriod?: number;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
   /** Controller workers (default 2). */
   workers?: number;
   /** Every reconcile is appended here. */
@@ -160,9 +160,9 @@ export class StaticSiteReplica {
   private campaign() {
     const elector = new LeaderElector({
       lock: this.lock,
-      leaseDuration: this.options.leaseDuration ?? 3000,
-      renewDeadline: this.options.renewDeadline ?? 2500,
-      retryPeriod: this.options.retryPeriod ?? 400,
+      leaseDurationMs: this.options.leaseDurationMs ?? 3000,
+      renewDeadlineMs: this.options.renewDeadlineMs ?? 2500,
+      retryPeriodMs: this.options.retryPeriodMs ?? 400,
       releaseOnCancel: true,
       onError: () => {},
       callbacks: {

@@ -34,7 +34,7 @@ export interface LeaseTimelineSpec {
   title?: string;
   events: readonly LeaseEvent[];
   /** How long a lease stays valid after its last write (ms): where a crashed leader's lease expires. */
-  leaseDuration: number;
+  leaseDurationMs: number;
   /** Row order (default: order of first appearance); candidates without events still get a row. */
   candidates?: readonly string[];
   /** Time zero of the axis (default: the first event). */
@@ -104,7 +104,7 @@ export function leaseEventsFromWrites(writes: readonly LeaseWrite[]): LeaseEvent
 
 /** Computes the bars, marks and overlaps of a timeline (see {@link leaseTimeline}). */
 export function leaseTimelineModel(spec: LeaseTimelineSpec): LeaseTimelineModel {
-  if (!(spec.leaseDuration > 0)) throw new Error("leaseTimeline: leaseDuration must be > 0");
+  if (!(spec.leaseDurationMs > 0)) throw new Error("leaseTimeline: leaseDurationMs must be > 0");
   const events = [...spec.events].sort((a, b) => a.at - b.at);
   const candidates = [...(spec.candidates ?? [])];
   for (const e of events) if (!candidates.includes(e.candidate)) candidates.push(e.candidate);
@@ -131,7 +131,7 @@ export function leaseTimelineModel(spec: LeaseTimelineSpec): LeaseTimelineModel 
         if (e.kind === "renewed" && left) {
           // A write that lands after its writer stopped leading (a renewal that hung): it extends the lease
           // left behind, not the leadership.
-          left.expires = Math.max(left.expires, e.at + spec.leaseDuration);
+          left.expires = Math.max(left.expires, e.at + spec.leaseDurationMs);
           marks.push({ candidate: e.candidate, kind: "renewed", at: e.at });
           break;
         }
@@ -170,7 +170,7 @@ export function leaseTimelineModel(spec: LeaseTimelineSpec): LeaseTimelineModel 
         marks.push({ candidate: e.candidate, kind: e.kind, at: e.at });
         const written = lastWrite.get(e.candidate);
         if (written !== undefined) {
-          pendingExpiry.push({ candidate: e.candidate, from: e.at, expires: written + spec.leaseDuration });
+          pendingExpiry.push({ candidate: e.candidate, from: e.at, expires: written + spec.leaseDurationMs });
         }
         lastWrite.delete(e.candidate);
         break;

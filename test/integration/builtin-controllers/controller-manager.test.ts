@@ -16,7 +16,7 @@ import { type EmbeddedCluster, startCluster } from "../../../src/control-plane/c
 import { KUBECTL } from "../../support/kubectl.js";
 import { eventually } from "./helpers.js";
 
-const FAST = { leaseDuration: 1500, renewDeadline: 1000, retryPeriod: 200 };
+const FAST = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
 const quiet = () => {};
 
 let toStop: Array<{ stop(): Promise<void> }> = [];
@@ -96,7 +96,7 @@ describe("the embedded kube-controller-manager runs under a Lease", () => {
     const cutAt = Date.now();
     expect(await eventually(() => !manager.isLeader(), 3000)).toBe(true);
     const lost = Date.now() - cutAt;
-    expect(lost).toBeLessThan(FAST.leaseDuration + 300);
+    expect(lost).toBeLessThan(FAST.leaseDurationMs + 300);
     expect(await eventually(() => manager.terms()[0]?.stoppedAt !== undefined, 3000)).toBe(true);
     cluster.instruments.faults.clear();
     // A restarted kube-controller-manager has a new identity: it waits for the old lease to expire.

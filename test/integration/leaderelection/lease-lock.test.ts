@@ -35,9 +35,9 @@ function elector(name: string, identity: string, events: string[], releaseOnCanc
   const lock = new LeaseLock(cluster.kubeConfig, { namespace, name, identity });
   return new LeaderElector({
     lock,
-    leaseDuration: 4_000,
-    renewDeadline: 3_000,
-    retryPeriod: 500,
+    leaseDurationMs: 4_000,
+    renewDeadlineMs: 3_000,
+    retryPeriodMs: 500,
     releaseOnCancel,
     random: seededRandom(identity.length),
     callbacks: {

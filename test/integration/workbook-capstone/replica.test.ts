@@ -69,9 +69,9 @@ describe("StaticSiteReplica", () => {
         namespace,
         identity,
         elect: true,
-        leaseDuration: 1500,
-        renewDeadline: 1000,
-        retryPeriod: 200,
+        leaseDurationMs: 1500,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 200,
         reconciles,
         onLeaseEvent: (e) => leaseEvents.push(e),
         reconcile: async (key, _signal, ctx) => {

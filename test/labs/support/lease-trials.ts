@@ -14,15 +14,19 @@ import { InMemoryLeaseStore } from "../../../src/leaderelection/index.js";
 /** The Lease every trial elects over. */
 export const TRIAL_LEASE = { namespace: "trials", name: "leader" } as const;
 
-/** Timings of a trial (ms of fake time). leaseDuration is whole seconds, as the Lease stores it. */
+/** Timings of a trial (ms of fake time). leaseDurationMs is whole seconds, as the Lease stores it. */
 export interface TrialTimings {
-  leaseDuration: number;
-  renewDeadline: number;
-  retryPeriod: number;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 /** The default trial timings: 3 s / 2 s / 0.5 s. */
-export const TRIAL_TIMINGS: TrialTimings = { leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 };
+export const TRIAL_TIMINGS: TrialTimings = {
+  leaseDurationMs: 3000,
+  renewDeadlineMs: 2000,
+  retryPeriodMs: 500,
+};
 
 /** What a trial gives each candidate it starts. */
 export interface TrialContext {
@@ -116,15 +120,15 @@ export async function runTrial(
     for (let i = 0; i < 3; i++) {
       const from = start + random() * 36_000;
       const kind = random() < 0.5 ? "partition" : "slow";
-      const length = (0.5 + random() * 2) * timings.leaseDuration;
+      const length = (0.5 + random() * 2) * timings.leaseDurationMs;
       faults.push({
         kind,
         from,
         to: Math.min(faultEnd, from + length),
-        delay: random() * 1.5 * timings.leaseDuration,
+        delay: random() * 1.5 * timings.leaseDurationMs,
       });
     }
-    const skew = Math.round((random() * 2 - 1) * 0.8 * timings.leaseDuration);
+    const skew = Math.round((random() * 2 - 1) * 0.8 * timings.leaseDurationMs);
     const context: TrialContext = {
       identity,
       clock: skewedClock(clock, skew),
@@ -170,14 +174,14 @@ export async function runTrial(
     const next = clock.nextDue();
     // Never jump past a crash moment or the end; if nothing is scheduled, let time pass in retry-sized steps.
     const crashes = [...crashAt.values()].filter((t) => t > clock.now());
-    const target = Math.min(next ?? clock.now() + timings.retryPeriod, trialEnd, ...crashes);
+    const target = Math.min(next ?? clock.now() + timings.retryPeriodMs, trialEnd, ...crashes);
     await clock.advance(Math.max(1, target - clock.now()));
     sample();
     if (outcome.errors.length > 0 && outcome.splitBrains.length > 0) break;
   }
   await Promise.race([
     Promise.all(candidates.map((c) => c.candidate.stop())),
-    clock.advance(4 * timings.leaseDuration),
+    clock.advance(4 * timings.leaseDurationMs),
   ]);
   return outcome;
 }
@@ -207,7 +211,7 @@ export async function runTrials(
 
 /**
  * Drives a step-wise candidate (one with `tryAcquireOrRenew()`, like the lab's) the way client-go's loop would:
- * an attempt, then a pause of retryPeriod jittered by up to 1.2 x more, until stopped.
+ * an attempt, then a pause of retryPeriodMs jittered by up to 1.2 x more, until stopped.
  */
 export function loopingCandidate(
   context: TrialContext,
@@ -222,7 +226,7 @@ export function loopingCandidate(
       } catch {
         // A failed attempt is just a failed attempt.
       }
-      const pause = context.timings.retryPeriod * (1 + context.random() * 1.2);
+      const pause = context.timings.retryPeriodMs * (1 + context.random() * 1.2);
       if (!(await context.clock.sleep(pause, stopper.signal))) break;
     }
   })();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deletionHandlingMetaNamespaceKeyFunc } from "../../../src/cache/index.js";
-import { enqueueHandler } from "../../../src/controller/index.js";
+import { DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKeyFunc } from "../../../src/cache/index.js";
+import { enqueueHandler, enqueueRequestForOwner } from "../../../src/controller/index.js";
 import { Queue } from "../../../src/workqueue/index.js";
 
 describe("enqueueHandler", () => {
@@ -38,5 +38,46 @@ describe("enqueueHandler", () => {
     expect(() => h.onAdd(null)).not.toThrow();
     expect(invalid).toHaveLength(2);
     expect(q.len()).toBe(0);
+  });
+});
+
+describe("enqueueRequestForOwner", () => {
+  const ref = (kind: string, name: string, controller: boolean, apiVersion = "workbook.dev/v1") => ({
+    apiVersion,
+    kind,
+    name,
+    uid: `uid-${name}`,
+    controller,
+  });
+  const child = (name: string, ...ownerReferences: ReturnType<typeof ref>[]) => ({
+    metadata: { namespace: "ns", name, ownerReferences, labels: { "workbook.dev/configset": "by-label" } },
+  });
+
+  it("enqueues the controlling owner of the given kind, from adds, updates (old and new) and tombstones", () => {
+    const q = new Queue<string>();
+    const h = enqueueRequestForOwner(q, { kind: "ConfigSet", group: "workbook.dev" });
+    h.onAdd(child("c1", ref("ConfigSet", "a", true)));
+    h.onUpdate(child("c2", ref("ConfigSet", "b", true)), child("c2", ref("ConfigSet", "c", true)));
+    h.onDelete(new DeletedFinalStateUnknown("ns/c3", child("c3", ref("ConfigSet", "d", true))));
+    expect(q.state().queue).toEqual(["ns/a", "ns/b", "ns/c", "ns/d"]);
+  });
+
+  it("ignores labels, non-controller owners, other kinds and other groups", () => {
+    const q = new Queue<string>();
+    const h = enqueueRequestForOwner(q, { kind: "ConfigSet", group: "workbook.dev" });
+    h.onAdd(child("no-owner"));
+    h.onAdd(child("not-controller", ref("ConfigSet", "x", false)));
+    h.onAdd(child("other-kind", ref("Deployment", "y", true, "apps/v1")));
+    h.onAdd(child("other-group", ref("ConfigSet", "z", true, "example.com/v1")));
+    h.onDelete(new DeletedFinalStateUnknown("ns/gone", undefined));
+    expect(q.len()).toBe(0);
+  });
+
+  it("keys a cluster-scoped owner by its bare name", () => {
+    const q = new Queue<string>();
+    enqueueRequestForOwner(q, { kind: "Node", group: "", namespaced: false }).onAdd(
+      child("lease", ref("Node", "node-1", true, "v1")),
+    );
+    expect(q.state().queue).toEqual(["node-1"]);
   });
 });

@@ -212,7 +212,7 @@ async function runTrial(seed: number): Promise<TrialResult> {
       continue;
     }
     worst = Math.max(worst, takeover.at - lastWrite.at);
-    // Tighter: within leaseDuration + one jittered retry of when a survivor first saw that last write.
+    // Tighter: within leaseDurationMs + one jittered retry of when a survivor first saw that last write.
     const firstSeen = incarnations
       .filter((inc) => inc !== victim && inc.alive)
       .map((inc) => inc.link.reads.find((r) => r.rv === lastWrite.rv && r.at >= lastWrite.at)?.at)

@@ -51,13 +51,17 @@ describe("LeaderElector config validation (NewLeaderElector)", () => {
   const callbacks = { onStartedLeading: () => {}, onStoppedLeading: () => {} };
   const cases: Array<[string, object, RegExp]> = [
     [
-      "leaseDuration <= renewDeadline",
-      { leaseDuration: 10_000, renewDeadline: 10_000 },
-      /leaseDuration must be greater/,
+      "leaseDurationMs <= renewDeadlineMs",
+      { leaseDurationMs: 10_000, renewDeadlineMs: 10_000 },
+      /leaseDurationMs must be greater/,
     ],
-    ["renewDeadline <= 1.2 x retryPeriod", { renewDeadline: 2_400, retryPeriod: 2_000 }, /JitterFactor/],
-    ["zero retryPeriod", { retryPeriod: 0 }, /retryPeriod must be greater than zero/],
-    ["negative leaseDuration", { leaseDuration: -1 }, /leaseDuration must be greater than zero/],
+    [
+      "renewDeadlineMs <= 1.2 x retryPeriodMs",
+      { renewDeadlineMs: 2_400, retryPeriodMs: 2_000 },
+      /JitterFactor/,
+    ],
+    ["zero retryPeriodMs", { retryPeriodMs: 0 }, /retryPeriodMs must be greater than zero/],
+    ["negative leaseDurationMs", { leaseDurationMs: -1 }, /leaseDurationMs must be greater than zero/],
     ["missing onStoppedLeading", { callbacks: { onStartedLeading: () => {} } }, /OnStoppedLeading/],
   ];
   for (const [name, override, message] of cases) {
@@ -67,8 +71,8 @@ describe("LeaderElector config validation (NewLeaderElector)", () => {
   }
 
   it("fills in the 15 s / 10 s / 2 s defaults", () => {
-    const { leaseDuration, renewDeadline, retryPeriod } = new LeaderElector({ lock, callbacks }).config;
-    expect([leaseDuration, renewDeadline, retryPeriod]).toEqual([15_000, 10_000, 2_000]);
+    const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = new LeaderElector({ lock, callbacks }).config;
+    expect([leaseDurationMs, renewDeadlineMs, retryPeriodMs]).toEqual([15_000, 10_000, 2_000]);
   });
 });
 
@@ -90,10 +94,10 @@ describe("LeaderElector", () => {
     });
   });
 
-  it("accepts a leaseDuration in any milliseconds and writes leaseDurationSeconds rounded up", async () => {
+  it("accepts a leaseDurationMs in any milliseconds and writes leaseDurationSeconds rounded up", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
-    start(store, clock, "a", { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 1_000 });
+    start(store, clock, "a", { leaseDurationMs: 2_500, renewDeadlineMs: 2_000, retryPeriodMs: 1_000 });
     await clock.advance(0);
     expect(leaseSpecToRecord(store.peek("default", "lock")?.spec).leaseDurationSeconds).toBe(3);
     expect([leaseDurationSeconds(15_000), leaseDurationSeconds(15_001), leaseDurationSeconds(1)]).toEqual([
@@ -178,7 +182,7 @@ describe("LeaderElector", () => {
     expect(b.elector.isLeader()).toBe(true);
   });
 
-  it("a leader that cannot renew stops at renewDeadline, before anyone can take its lease", async () => {
+  it("a leader that cannot renew stops at renewDeadlineMs, before anyone can take its lease", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
     const a = start(store, clock, "a");
@@ -188,7 +192,7 @@ describe("LeaderElector", () => {
     a.link.setMode("fail");
     await clock.advance(9_999);
     expect(a.elector.isLeader()).toBe(true);
-    await clock.advance(1); // 14 s = 4 s + renewDeadline
+    await clock.advance(1); // 14 s = 4 s + renewDeadlineMs
     expect(a.elector.isLeader()).toBe(false);
     expect(a.signal?.aborted).toBe(true);
     expect(a.log.slice(-2)).toEqual(["aborted@14s", "stopped@14s"]);
@@ -198,7 +202,7 @@ describe("LeaderElector", () => {
     await a.done; // a lost leader's run ends
   });
 
-  it("measures renewDeadline from when the last good renewal was sent, so a slow answer cannot stretch it", async () => {
+  it("measures renewDeadlineMs from when the last good renewal was sent, so a slow answer cannot stretch it", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
     const a = start(store, clock, "a");
@@ -213,7 +217,7 @@ describe("LeaderElector", () => {
     a.link.setMode("fail");
     await clock.advance(5_499);
     expect(a.elector.isLeader()).toBe(true);
-    await clock.advance(1); // 16 s = 6 s (sent) + renewDeadline; client-go's window would run to 22.5 s
+    await clock.advance(1); // 16 s = 6 s (sent) + renewDeadlineMs; client-go's window would run to 22.5 s
     expect(a.elector.isLeader()).toBe(false);
     await clock.advance(30_000);
     expect(b.elector.isLeader()).toBe(true);
@@ -221,7 +225,7 @@ describe("LeaderElector", () => {
     expect(started).toBeGreaterThanOrEqual(6 + 15); // b waited a full lease after a's last write
   });
 
-  it("stops at renewDeadline even when the renewal call hangs and never answers", async () => {
+  it("stops at renewDeadlineMs even when the renewal call hangs and never answers", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
     const a = start(store, clock, "a");
@@ -331,7 +335,7 @@ describe("LeaderElector", () => {
     ]);
   });
 
-  it("health check fails when the observed record names us but was not renewed for leaseDuration + tolerance", async () => {
+  it("health check fails when the observed record names us but was not renewed for leaseDurationMs + tolerance", async () => {
     const clock = new FakeClock();
     const store = new InMemoryLeaseStore();
     const a = start(store, clock, "a");

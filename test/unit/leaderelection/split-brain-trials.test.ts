@@ -21,9 +21,9 @@ function electorCandidate(context: TrialContext): TrialCandidate {
   const start = () => {
     const elector = new LeaderElector({
       lock: new LeaseObjectLock(context.store, { ...TRIAL_LEASE, identity: context.identity }),
-      leaseDuration: context.timings.leaseDuration,
-      renewDeadline: context.timings.renewDeadline,
-      retryPeriod: context.timings.retryPeriod,
+      leaseDurationMs: context.timings.leaseDurationMs,
+      renewDeadlineMs: context.timings.renewDeadlineMs,
+      retryPeriodMs: context.timings.retryPeriodMs,
       clock: context.clock,
       random: context.random,
       onError: () => {},
@@ -61,7 +61,7 @@ describe("split-brain trials against the package's LeaderElector", () => {
       let until = Number.NEGATIVE_INFINITY;
       return {
         isLeader: () => {
-          if (inner.isLeader()) until = context.clock.now() + context.timings.leaseDuration + 1000;
+          if (inner.isLeader()) until = context.clock.now() + context.timings.leaseDurationMs + 1000;
           return context.clock.now() < until;
         },
         stop: () => inner.stop(),

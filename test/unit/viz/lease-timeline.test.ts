@@ -25,7 +25,7 @@ describe("lease timeline model", () => {
   it("draws a crashed leader's lease as left behind until it expires, then the takeover", () => {
     const model = leaseTimelineModel({
       events: crashThenTakeover,
-      leaseDuration: 1_000,
+      leaseDurationMs: 1_000,
       candidates: ["c1", "c2", "c3"],
       end: at(2_000),
     });
@@ -50,7 +50,7 @@ describe("lease timeline model", () => {
         { at: at(310), candidate: "a", kind: "released" },
         { at: at(400), candidate: "b", kind: "acquired" },
       ],
-      leaseDuration: 1_000,
+      leaseDurationMs: 1_000,
     });
     expect(model.bars.filter((b) => b.kind === "left-behind")).toEqual([
       { candidate: "a", kind: "left-behind", from: at(300), to: at(310), renewals: 0 },
@@ -67,7 +67,7 @@ describe("lease timeline model", () => {
         { at: at(800), candidate: "a", kind: "renewed" },
         { at: at(2_000), candidate: "b", kind: "acquired" },
       ],
-      leaseDuration: 1_000,
+      leaseDurationMs: 1_000,
       end: at(2_500),
     });
     expect(model.bars.filter((b) => b.candidate === "a")).toEqual([
@@ -84,7 +84,7 @@ describe("lease timeline model", () => {
         { at: at(100), candidate: "b", kind: "acquired" },
         { at: at(250), candidate: "a", kind: "stopped" },
       ],
-      leaseDuration: 1_000,
+      leaseDurationMs: 1_000,
       end: at(400),
     });
     expect(model.overlaps).toEqual([{ from: at(100), to: at(250), leaders: ["a", "b"] }]);
@@ -110,7 +110,7 @@ describe("lease timeline model", () => {
   });
 
   it("rejects a lease duration that is not positive", () => {
-    expect(() => leaseTimelineModel({ events: [], leaseDuration: 0 })).toThrow(/leaseDuration/);
+    expect(() => leaseTimelineModel({ events: [], leaseDurationMs: 0 })).toThrow(/leaseDurationMs/);
   });
 });
 
@@ -119,7 +119,7 @@ describe("lease timeline mermaid", () => {
     const source = leaseTimeline({
       title: "Lease demo: crash at 0.5 s",
       events: crashThenTakeover,
-      leaseDuration: 1_000,
+      leaseDurationMs: 1_000,
       candidates: ["c1", "c2", "c3"],
       end: at(2_000),
     });
@@ -147,7 +147,7 @@ describe("lease timeline mermaid", () => {
     const events: LeaseEvent[] = [{ at: at(0), candidate: "a", kind: "acquired" }];
     for (let i = 1; i <= 20; i++) events.push({ at: at(i * 100), candidate: "a", kind: "renewed" });
     events.push({ at: at(500), candidate: "b", kind: "acquired" });
-    const source = leaseTimeline({ events, leaseDuration: 1_000, end: at(70_000) });
+    const source = leaseTimeline({ events, leaseDurationMs: 1_000, end: at(70_000) });
     expect(await mermaidParseError(source)).toBeUndefined();
     expect(source).toContain("leads, 20 renewals :active");
     expect(source).not.toContain("renew :milestone");

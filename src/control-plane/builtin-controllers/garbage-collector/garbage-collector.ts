@@ -20,7 +20,12 @@
  * only after a GET proved each of its owners absent or waiting for it.
  */
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../../../apimachinery/lifecycle.js";
+import {
+  type ErrorHandler,
+  guardErrorHandler,
+  type Runnable,
+  RunOnce,
+} from "../../../apimachinery/lifecycle.js";
 import type { MetaObject } from "../../../apimachinery/object.js";
 import { whenAborted } from "../../../apimachinery/wait/until-aborted.js";
 import { type Clock, realClock } from "../../../clock/clock.js";
@@ -66,7 +71,7 @@ function addressOf(node: GraphNode): ObjectAddress {
 }
 
 /** kube-controller-manager's garbage collector, for the embedded control plane (or any cluster without one). */
-export class GarbageCollector {
+export class GarbageCollector implements Runnable {
   readonly builder: GraphBuilder;
   private readonly client: DynamicClient;
   private readonly access: ObjectAccess;

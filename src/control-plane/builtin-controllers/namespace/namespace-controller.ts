@@ -16,7 +16,12 @@
  */
 import { CoreV1Api, type KubeConfig, type V1Namespace } from "@kubernetes/client-node";
 import { isNotFound } from "../../../apimachinery/errors.js";
-import { type ErrorHandler, guardErrorHandler, RunOnce } from "../../../apimachinery/lifecycle.js";
+import {
+  type ErrorHandler,
+  guardErrorHandler,
+  type Runnable,
+  RunOnce,
+} from "../../../apimachinery/lifecycle.js";
 import type { MetaObject } from "../../../apimachinery/object.js";
 import { whenAborted } from "../../../apimachinery/wait/until-aborted.js";
 import { SharedIndexInformer } from "../../../cache/shared-index-informer.js";
@@ -44,7 +49,7 @@ export interface NamespaceControllerOptions {
 }
 
 /** kube-controller-manager's namespace controller: empties Terminating namespaces, then finalizes them. */
-export class NamespaceController {
+export class NamespaceController implements Runnable {
   private readonly listWatch: ListWatch<MetaObject>;
   private readonly informer: SharedIndexInformer<MetaObject>;
   private readonly controller: Controller;

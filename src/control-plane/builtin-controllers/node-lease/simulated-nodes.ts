@@ -13,7 +13,12 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { CoordinationV1Api } from "@kubernetes/client-node";
 import { isConflict } from "../../../apimachinery/errors.js";
-import { type ErrorHandler, guardErrorHandler } from "../../../apimachinery/lifecycle.js";
+import {
+  AlreadyRunError,
+  type ErrorHandler,
+  guardErrorHandler,
+  type Runnable,
+} from "../../../apimachinery/lifecycle.js";
 import { type Clock, realClock, type Timer } from "../../../clock/clock.js";
 import { formatMicroTime } from "../../../leaderelection/leader-election-record.js";
 import { CoordinationLeaseEndpoint } from "../../../leaderelection/lease-lock.js";
@@ -54,9 +59,11 @@ interface NodeState {
 /**
  * A set of simulated kubelets renewing their node Leases. {@link SimulatedNodes.pause} stops one node's
  * heartbeat (a kubelet that hung, or lost its connection to the API server) without touching its Lease, so
- * the Lease simply goes stale; {@link SimulatedNodes.resume} starts renewing again.
+ * the Lease simply goes stale; {@link SimulatedNodes.resume} starts renewing again. A {@link Runnable}:
+ * `run(signal)` renews until `signal` aborts or `stop()`; `start()` is that run in the background and resolves
+ * after every node's first renewal (a second `start()` returns the same promise).
  */
-export class SimulatedNodes {
+export class SimulatedNodes implements Runnable {
   readonly names: readonly string[];
   readonly leaseDurationSeconds: number;
   readonly renewInterval: number;
@@ -65,6 +72,8 @@ export class SimulatedNodes {
   private readonly onError: ErrorHandler;
   private readonly nodes = new Map<string, NodeState>();
   private stopped = false;
+  private started: Promise<void> | undefined;
+  private readonly stopper = new AbortController();
 
   /** `kubeConfig` may be undefined when `options.endpoint` is given. */
   constructor(kubeConfig: KubeConfig | undefined, options: SimulatedNodesOptions = {}) {
@@ -98,10 +107,30 @@ export class SimulatedNodes {
     }
   }
 
-  /** Creates (or takes over) every node's Lease with a first renewal, then renews each on its interval. */
-  async start(): Promise<void> {
-    await Promise.all(this.names.map((name) => this.renewNow(name)));
-    for (const name of this.names) this.schedule(name);
+  /**
+   * Creates (or takes over) every node's Lease with a first renewal, then renews each on its interval in the
+   * background. Resolves after the first renewals; calling it again returns the same promise.
+   */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      await Promise.all(this.names.map((name) => this.renewNow(name)));
+      if (!this.stopped) for (const name of this.names) this.schedule(name);
+    })();
+    return this.started;
+  }
+
+  /** Renews until `signal` aborts or {@link stop}; settles once no renewal is left running. Once only. */
+  async run(signal?: AbortSignal): Promise<void> {
+    if (this.started || this.stopped) throw new AlreadyRunError("simulated nodes");
+    if (signal?.aborted) return this.stop();
+    signal?.addEventListener("abort", () => void this.stop(), { once: true });
+    await this.start();
+    if (!this.stopper.signal.aborted) {
+      await new Promise<void>((resolve) =>
+        this.stopper.signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
+    }
+    await this.stop();
   }
 
   /** Stops renewing `name`: its Lease stays as last written and goes stale. */
@@ -129,6 +158,7 @@ export class SimulatedNodes {
   /** Stops every renewal timer and waits for renewals in flight. Leases stay (a stopped kubelet's do too). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopper.abort();
     for (const state of this.nodes.values()) state.timer?.stop();
     await Promise.all([...this.nodes.values()].map((s) => s.inFlight));
   }

@@ -1,13 +1,13 @@
 /**
  * Leader election failover on the real clock, the seventh idea as numbers. Three candidates race for one Lease
- * (leaseDuration 1 s, renewDeadline 0.6 s, retryPeriod 0.2 s) on the embedded server. Each trial stops the
+ * (leaseDurationMs 1 s, renewDeadlineMs 0.6 s, retryPeriodMs 0.2 s) on the embedded server. Each trial stops the
  * current leader, either as a crash (it stops renewing and never releases) or gracefully (`releaseOnCancel`
  * writes an empty holder), and times how long until another candidate starts leading. A new candidate replaces
  * the stopped one, so there are always three.
  *
  * Judged against the bound the algorithm gives: a crash is noticed once the lease expires on a candidate's own
- * clock and its next jittered retry comes round (leaseDuration + retryPeriod x 2.2); a release at the next
- * retry (retryPeriod x 2.2). Every trial also checks the safety property: no two leadership intervals overlap.
+ * clock and its next jittered retry comes round (leaseDurationMs + retryPeriodMs x 2.2); a release at the next
+ * retry (retryPeriodMs x 2.2). Every trial also checks the safety property: no two leadership intervals overlap.
  */
 import { JITTER_FACTOR } from "../../../leaderelection/leader-election-config.js";
 import { LeaderElector } from "../../../leaderelection/leader-elector.js";
@@ -18,7 +18,7 @@ import { percentile, sorted } from "../measure.js";
 import { type BenchContext, type BenchFigure, type Benchmark, type BenchResult, judged } from "../types.js";
 import { kubeConfigFrom } from "./informers.js";
 
-const LEASE = { leaseDuration: 1000, renewDeadline: 600, retryPeriod: 200 };
+const LEASE = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 200 };
 
 interface Candidate {
   identity: string;
@@ -109,7 +109,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       for (let t = 0; t < trials; t++) {
         const leader = await nextLeader();
         // Stop at a random point of the renewal cycle, not right after an acquire.
-        await new Promise((r) => setTimeout(r, Math.random() * LEASE.retryPeriod));
+        await new Promise((r) => setTimeout(r, Math.random() * LEASE.retryPeriodMs));
         const next = new Promise<Candidate>((resolve) => {
           onLeader = (c) => {
             onLeader = undefined;
@@ -127,8 +127,8 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       await Promise.all(live.map((c) => c.done));
     }
     // Rounded to the millisecond: 200 x 2.2 is 440.00000000000006 in floating point.
-    const crashBound = Math.round(LEASE.leaseDuration + LEASE.retryPeriod * (1 + JITTER_FACTOR));
-    const releaseBound = Math.round(LEASE.retryPeriod * (1 + JITTER_FACTOR));
+    const crashBound = Math.round(LEASE.leaseDurationMs + LEASE.retryPeriodMs * (1 + JITTER_FACTOR));
+    const releaseBound = Math.round(LEASE.retryPeriodMs * (1 + JITTER_FACTOR));
     const doubled = overlaps(everyone);
     const figure = (kind: "crash" | "release", bound: number): BenchFigure[] => {
       const s = sorted(failovers[kind]);

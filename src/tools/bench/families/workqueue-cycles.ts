@@ -3,9 +3,11 @@
  * step: one producer and one worker. The producer adds a burst of distinct keys and waits until the worker has
  * taken and finished them all; the worker is parked in `get()` between bursts, so every burst pays the hand-off
  * that wakes it (a resolved promise here, a condition variable there). Plus the two dedup cases, which are
- * deterministic on both sides.
+ * deterministic on both sides. It measures the basic queue every controller runs on (`DelayingQueue` and
+ * `RateLimitingQueue` extend the packed fast path, `queue-packed.ts`); `bench workqueue` compares it with the
+ * literal `queue.ts`.
  */
-import { Queue } from "../../../workqueue/queue.js";
+import { PackedQueue as Queue } from "../../../workqueue/queue-packed.js";
 
 const KEYS = Array.from({ length: 1024 }, (_, i) => `namespace-${i % 7}/object-${i}`);
 

@@ -130,28 +130,28 @@ wait a full lease duration even for a lease that is long dead, since it has not 
     topic: "leader-election",
     difficulty: "intermediate",
     question:
-      "What are leaseDuration, renewDeadline and retryPeriod, and why must renewDeadline be shorter than leaseDuration?",
-    answer: `\`leaseDuration\` (15 s by default): how long standbys wait, after they last saw the lease change, before taking
-it. \`renewDeadline\` (10 s): how long the leader keeps failing to renew before it gives up and stops leading.
-\`retryPeriod\` (2 s): the pause between attempts (standbys jitter theirs by up to 1.2 x more).
+      "What are leaseDurationMs, renewDeadlineMs and retryPeriodMs, and why must renewDeadlineMs be shorter than leaseDurationMs?",
+    answer: `\`leaseDurationMs\` (15 s by default): how long standbys wait, after they last saw the lease change, before taking
+it. \`renewDeadlineMs\` (10 s): how long the leader keeps failing to renew before it gives up and stops leading.
+\`retryPeriodMs\` (2 s): the pause between attempts (standbys jitter theirs by up to 1.2 x more).
 
 The ordering is the safety argument: the leader must stop before anyone can consider the lease expired (a lease
 duration after they saw its last write). How much margin that leaves depends on where the deadline is counted.
-client-go starts a fresh renewDeadline for each renew round, and a round starts retryPeriod after the last success,
-so a client-go leader may believe it leads for about retryPeriod + renewDeadline after its last write: the margin is
-leaseDuration - renewDeadline - retryPeriod (15 - 10 - 2 = 3 s with the defaults) minus request latency. The
-package's elector counts renewDeadline from the start of its last successful renewal, so renewDeadline <
-leaseDuration suffices for any latency. Section 7 shows the package's rule: the leader stopped at its 0.7 s
-deadline, the standbys took over after the 1 s lease ran out. Both reject configs where renewDeadline <= 1.2 x
-retryPeriod, since then a single jittered retry could miss the deadline.`,
+client-go starts a fresh renewDeadlineMs for each renew round, and a round starts retryPeriodMs after the last success,
+so a client-go leader may believe it leads for about retryPeriodMs + renewDeadlineMs after its last write: the margin is
+leaseDurationMs - renewDeadlineMs - retryPeriodMs (15 - 10 - 2 = 3 s with the defaults) minus request latency. The
+package's elector counts renewDeadlineMs from the start of its last successful renewal, so renewDeadlineMs <
+leaseDurationMs suffices for any latency. Section 7 shows the package's rule: the leader stopped at its 0.7 s
+deadline, the standbys took over after the 1 s lease ran out. Both reject configs where renewDeadlineMs <= 1.2 x
+retryPeriodMs, since then a single jittered retry could miss the deadline.`,
     keyPoints: [
-      { point: "leaseDuration: how long standbys wait", terms: ["leaseduration", "standby", "wait"] },
+      { point: "leaseDurationMs: how long standbys wait", terms: ["leaseduration", "standby", "wait"] },
       {
-        point: "renewDeadline: how long the leader tries before giving up",
+        point: "renewDeadlineMs: how long the leader tries before giving up",
         terms: ["renewdeadline", "give up", "stops"],
       },
       {
-        point: "retryPeriod: pause between attempts, jittered",
+        point: "retryPeriodMs: pause between attempts, jittered",
         terms: ["retryperiod", "jitter", "between attempts"],
       },
       {
@@ -228,8 +228,8 @@ the new leader starts while the old one is still acting.`,
     question:
       "Why can't a standby take over the moment the leader dies? How would you make failover faster, and at what cost?",
     answer: `From outside, a dead leader and a slow one look the same: both simply stop renewing. The only safe rule is to
-wait until the lease has run out, so a takeover comes between about \`leaseDuration - retryPeriod\` and
-\`leaseDuration + 4.4 x retryPeriod\` after a crash (section 6's 40 seeded trials all landed in that window): with
+wait until the lease has run out, so a takeover comes between about \`leaseDurationMs - retryPeriodMs\` and
+\`leaseDurationMs + 4.4 x retryPeriodMs\` after a crash (section 6's 40 seeded trials all landed in that window): with
 the defaults, 13 s to 23.8 s.
 
 Faster: shorten the lease duration (and renew deadline and retry period with it), or release on clean shutdown
@@ -242,7 +242,7 @@ replicas cost tens of requests a minute.`,
       { point: "dead and slow look the same", terms: ["slow", "cannot tell", "dead", "same"] },
       { point: "must wait for the lease to expire", terms: ["expire", "wait"] },
       {
-        point: "bounded by leaseDuration plus retry jitter",
+        point: "bounded by leaseDurationMs plus retry jitter",
         terms: ["leaseduration", "retryperiod", "jitter", "bound"],
       },
       {
@@ -259,8 +259,8 @@ replicas cost tens of requests a minute.`,
     difficulty: "basic",
     question: "Why are the standbys' retry attempts jittered?",
     answer: `Standbys that retried on exactly the same period would hit the API server in lockstep: after an expiry they would
-all read, all write, and all but one would get a 409, every time. Jitter (client-go waits retryPeriod plus up to
-1.2 x retryPeriod more) spreads the attempts so usually one candidate tries first and wins cleanly, and the load
+all read, all write, and all but one would get a 409, every time. Jitter (client-go waits retryPeriodMs plus up to
+1.2 x retryPeriodMs more) spreads the attempts so usually one candidate tries first and wins cleanly, and the load
 on the API server is spread too.
 
 The cost is a wider failover window: section 6 shows the spread of 40 seeded trials, part of which comes from the
@@ -375,11 +375,11 @@ Section 9's monitor shows the first step: stale after the grace period, judged b
       "During a network partition, the old leader is cut off while the others still reach the API server. Can there be two leaders? Under which assumptions?",
     answer: `Not if the assumptions hold. The cut-off leader cannot renew and stops leading at its renew deadline; the others
 take over only a lease duration after they saw its last renewal, on their clocks. How much earlier the old leader
-stops depends on the implementation. client-go gives each renew round a fresh renewDeadline, and a round starts
-retryPeriod after the last success, so its leader may go on for about retryPeriod + renewDeadline after its last
-write: the margin is leaseDuration - renewDeadline - retryPeriod (3 s with the defaults) minus request latency, and
+stops depends on the implementation. client-go gives each renew round a fresh renewDeadlineMs, and a round starts
+retryPeriodMs after the last success, so its leader may go on for about retryPeriodMs + renewDeadlineMs after its last
+write: the margin is leaseDurationMs - renewDeadlineMs - retryPeriodMs (3 s with the defaults) minus request latency, and
 a slower request than that can give two leaders for a moment. The package's elector counts the deadline from the
-start of its last successful renewal, so renewDeadline < leaseDuration is enough whatever the latency; section 7
+start of its last successful renewal, so renewDeadlineMs < leaseDurationMs is enough whatever the latency; section 7
 measured no overlap.
 
 The assumptions: clocks run at about the same rate (not the same time), the old leader's process actually honours
@@ -392,7 +392,7 @@ fencing (a token checked by the resource being written, such as a resourceVersio
         terms: ["renew deadline", "renewdeadline", "stops"],
       },
       {
-        point: "client-go's margin is leaseDuration - renewDeadline - retryPeriod",
+        point: "client-go's margin is leaseDurationMs - renewDeadlineMs - retryPeriodMs",
         terms: ["margin", "retryperiod", "per round", "3 s"],
       },
       {

@@ -332,9 +332,9 @@ Section 5 crashes the leader, and the survivor converges the next change without
     question:
       "Why does failover take about a lease duration, and what do you trade when you shorten the lease?",
     answer: `A crashed leader cannot say it is gone, and the standby cannot tell a dead leader from a slow one. So it waits
-until it has not seen the Lease change for \`leaseDuration\`, then tries to acquire on its next retry tick
-(RetryPeriod with jitter). Failover is therefore at least leaseDuration minus the time since the standby last saw a
-renewal, and at most about leaseDuration plus a jittered retry period. Section 5 measured the takeover and checked
+until it has not seen the Lease change for \`leaseDurationMs\`, then tries to acquire on its next retry tick
+(RetryPeriod with jitter). Failover is therefore at least leaseDurationMs minus the time since the standby last saw a
+renewal, and at most about leaseDurationMs plus a jittered retry period. Section 5 measured the takeover and checked
 both bounds.
 
 A shorter lease fails over faster but means more Lease writes and, worse, a leader that pauses (GC, CPU

@@ -307,7 +307,7 @@ the leader reconciles.
 
 Non-leaders can still run what is safe in parallel: informers and caches (if you choose warm standbys), webhooks (admission
 and conversion must answer on every replica), metrics and health endpoints. They must not write as the controller.
-The cost is a failover delay of about a lease duration (up to leaseDuration + 4.4 x retryPeriod, about 24 s with the
+The cost is a failover delay of about a lease duration (up to leaseDurationMs + 4.4 x retryPeriodMs, about 24 s with the
 defaults), and a leader that cannot renew must stop acting before its lease runs out. Section 5 collects this question.`,
     keyPoints: [
       { point: "faster failover than a restart", terms: ["failover", "restart", "takeover"] },

@@ -172,9 +172,9 @@ class SiteOperatorReplica implements OperatorReplica {
     this.elector = new LeaderElector({
       lock: this.lock,
       name: this.identity,
-      leaseDuration: this.options.leaseDurationMs ?? 1000,
-      renewDeadline: this.options.renewDeadlineMs ?? 800,
-      retryPeriod: this.options.retryPeriodMs ?? 200,
+      leaseDurationMs: this.options.leaseDurationMs ?? 1000,
+      renewDeadlineMs: this.options.renewDeadlineMs ?? 800,
+      retryPeriodMs: this.options.retryPeriodMs ?? 200,
       releaseOnCancel: true,
       onError: () => {},
       callbacks: {
