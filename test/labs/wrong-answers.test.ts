@@ -1,6 +1,7 @@
 /**
- * The graders pass only correct controllers. `test/labs/wrong-answers/<lab>/<answer>/` holds a small overlay on
- * `solutions/<lab>/` (the changed files, same relative paths) and an `answer.json`:
+ * The graders pass only correct controllers. `test/labs/wrong-answers/<lab>/<answer>/` holds `answer.patch`, a
+ * small unified diff on `solutions/<lab>/` (paths relative to the lab folder, as `diff -u` writes them; it must
+ * apply exactly, see support/wrong-answers.ts), and an `answer.json`:
  *
  * - `{"kind": "wrong", "behaviour": "...", "failsWith": ["<part of a requirement>", ...], "alsoFails"?: [...]}`:
  *   a plausible mistake that works in a happy-path demo. Every requirement named in `failsWith` must fail, and
@@ -9,14 +10,24 @@
  * - `{"kind": "alternative", "behaviour": "..."}`: a correct answer written differently; every requirement passes.
  *
  * Each answer is graded through the real `workbook grade --json` (as both-ways.test.ts does), on a copy of the
- * solution with the overlay applied, inside the checkout (so the lab imports the package by name as in labs/).
+ * solution with the patch applied, inside the checkout (so the lab imports the package by name as in labs/).
  * The suite ends by printing "wrong answers caught N/N, alternatives passing M/M", in total and per lab.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { workbookPaths } from "../../src/tools/cli/workbook-paths.js";
-import { filesUnder, grade } from "./support/grade-cli.js";
+import { grade } from "./support/grade-cli.js";
+import { patchedFiles } from "./support/wrong-answers.js";
 
 const paths = workbookPaths();
 const answersRoot = join(paths.root, "test", "labs", "wrong-answers");
@@ -65,16 +76,13 @@ interface Outcome {
 }
 const outcomes: Outcome[] = [];
 
-/** Copies solutions/<lab> into a fresh labs dir inside the checkout, applies the overlay, returns the labs dir. */
+/** Copies solutions/<lab> into a fresh labs dir inside the checkout, applies the patch, returns the labs dir. */
 function materialize(answer: Answer, scratch: string): string {
   const labsDir = mkdtempSync(join(scratch, `${answer.lab}-${answer.name}-`));
   const target = join(labsDir, answer.lab);
   cpSync(join(paths.solutions, answer.lab), target, { recursive: true });
-  for (const file of filesUnder(answer.dir).filter((f) => f !== "answer.json")) {
-    if (!existsSync(join(target, file)))
-      throw new Error(`${answer.lab}/${answer.name}: ${file} overlays nothing in solutions/${answer.lab}`);
-    cpSync(join(answer.dir, file), join(target, file));
-  }
+  for (const [file, text] of patchedFiles(answer.dir, join(paths.solutions, answer.lab)))
+    writeFileSync(join(target, file), text);
   return labsDir;
 }
 
