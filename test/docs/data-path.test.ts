@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "../../src/tools/cli/workbook-paths.js";
+import { DATA_PATH_STAGES, dataPathGraph } from "../../src/workbook/viz/data-path.js";
 import { markdownMermaidBlocks } from "./mermaid-blocks.js";
 
 const root = projectRoot();
@@ -74,5 +75,105 @@ describe("README data path: every box is a file", () => {
       "B: src/cache/no-such-file.ts does not exist",
       'C "Nameless store" names no file',
     ]);
+  });
+});
+
+/** README's diagram as a graph: arrows between box ids, and which box ids each subgraph holds. */
+interface ReadmeGraph {
+  edges: Array<[string, string]>;
+  labels: Map<string, string>;
+  members: Map<string, string[]>;
+}
+
+function readmeGraph(source: string): ReadmeGraph {
+  const labels = new Map(boxesOf(source).map((b) => [b.id, b.label.split("<br/>")[0]!] as const));
+  const members = new Map<string, string[]>();
+  const edges: Array<[string, string]> = [];
+  let subgraph: string | undefined;
+  for (const line of source.split("\n")) {
+    const open = /^\s*subgraph\s+(\w+)/.exec(line);
+    if (open) {
+      subgraph = open[1]!;
+      members.set(subgraph, []);
+      continue;
+    }
+    if (/^\s*end\s*$/.test(line)) {
+      subgraph = undefined;
+      continue;
+    }
+    // Drop labels of boxes and edges, leaving "A --> B -.-> C" chains of ids.
+    const bare = line
+      .replace(/\|[^|]*\|/g, " ")
+      .replace(/(\[\(|\[|\()[^\])]*(\)\]|\]|\))/g, "")
+      .replace(/-\.\s*[\w ]+\s*\.->/g, "-.->");
+    const ids = bare.split(/\s*(?:-->|-\.->)\s*/).map((t) => t.trim()).filter((t) => /^\w+$/.test(t));
+    if (subgraph) members.get(subgraph)!.push(...ids);
+    for (let i = 0; i + 1 < ids.length; i++) edges.push([ids[i]!, ids[i + 1]!]);
+  }
+  return { edges, labels, members };
+}
+
+const squash = (text: string) => text.replace(/\s+/g, "").toLowerCase();
+
+/**
+ * The README box ids that draw a stage of the notebooks' picture: a subgraph or box whose id is the stage's name,
+ * or a box whose first label line is the stage's label (whitespace ignored); a subgraph brings its members.
+ */
+function readmeIdsOf(stage: string, label: string, graph: ReadmeGraph): string[] {
+  const ids = new Set<string>();
+  for (const [id, text] of graph.labels) {
+    if (id === stage || squash(text) === squash(label) || squash(text) === squash(stage)) ids.add(id);
+  }
+  if (graph.members.has(stage)) for (const id of [stage, ...graph.members.get(stage)!]) ids.add(id);
+  return [...ids];
+}
+
+/**
+ * Whether README draws a way from one stage to another that passes through no third stage (helper boxes such
+ * as the handler buffers or the Lister may sit between).
+ */
+function readmeConnects(from: string[], to: string[], stageIds: Set<string>, graph: ReadmeGraph): boolean {
+  const seen = new Set(from);
+  const frontier = [...from];
+  while (frontier.length > 0) {
+    const at = frontier.pop()!;
+    for (const [a, b] of graph.edges) {
+      if (a !== at || seen.has(b)) continue;
+      if (to.includes(b)) return true;
+      seen.add(b);
+      if (!stageIds.has(b)) frontier.push(b);
+    }
+  }
+  return false;
+}
+
+/** Every edge of the notebooks' data-path picture that README's diagram does not draw. */
+function pictureProblems(readme: string, picture: ReturnType<typeof dataPathGraph>): string[] {
+  const graph = readmeGraph(readme);
+  const idsOf = new Map(picture.nodes.map((n) => [n.id, readmeIdsOf(n.id, n.label ?? n.id, graph)] as const));
+  const problems: string[] = [];
+  for (const [stage, ids] of idsOf) if (ids.length === 0) problems.push(`${stage}: no box in README`);
+  const stageIds = new Set([...idsOf.values()].flat());
+  for (const edge of picture.edges) {
+    const from = idsOf.get(edge.from) ?? [];
+    const to = idsOf.get(edge.to) ?? [];
+    // A dashed edge is a read: the picture draws the data's way, README may draw the call's way.
+    const drawn =
+      readmeConnects(from, to, stageIds, graph) || (edge.dashed === true && readmeConnects(to, from, stageIds, graph));
+    if (!drawn) problems.push(`${edge.from} -> ${edge.to} is not in README's diagram`);
+  }
+  return problems;
+}
+
+describe("the notebooks' data-path picture (viz dataPathFlowchart) agrees with README's diagram", () => {
+  it("has a README box for every stage and draws only README's arrows", () => {
+    expect(DATA_PATH_STAGES.length).toBeGreaterThanOrEqual(8);
+    expect(pictureProblems(readmeDataPath(), dataPathGraph())).toEqual([]);
+  });
+
+  it("fails a picture that skips a stage (Reflector straight into the Indexer)", () => {
+    const picture = dataPathGraph();
+    picture.edges.push({ from: "Reflector", to: "Indexer" });
+    expect(pictureProblems(readmeDataPath(), picture)).toEqual(["Reflector -> Indexer is not in README's diagram"]);
   });
 });

@@ -1,12 +1,16 @@
 import { type FlowEdge, type FlowNode, flowchart } from "./flowchart.js";
 
-/** The stages of the controller data path, as drawn in README.md and DESIGN.md. */
+/**
+ * The stages of the controller data path, in the order data flows through client-go's informer machinery and as
+ * README.md's "The data path" draws them (test/docs/data-path.test.ts holds the two pictures to each other).
+ */
 export const DATA_PATH_STAGES = [
   "apiserver",
   "ListWatch",
   "Reflector",
-  "Indexer",
+  "DeltaFIFO",
   "SharedIndexInformer",
+  "Indexer",
   "RateLimitingQueue",
   "Workers",
 ] as const;
@@ -27,6 +31,7 @@ const STAGE_LABELS: Record<DataPathStage, string> = {
   apiserver: "API server",
   ListWatch: "ListWatch",
   Reflector: "Reflector",
+  DeltaFIFO: "DeltaFIFO",
   Indexer: "Indexer",
   SharedIndexInformer: "Shared\nIndexInformer",
   RateLimitingQueue: "RateLimiting\nQueue",
@@ -35,12 +40,17 @@ const STAGE_LABELS: Record<DataPathStage, string> = {
 
 /**
  * The controller data path (client-go's informer -> workqueue -> worker loop) as a flowchart, optionally with
- * live counts and highlighted stages: list+watch feeds the Reflector, which fills the Indexer and notifies the
- * informer's handlers; handlers enqueue keys; workers read the cache and write back through the API. The
- * Indexer -> workers edge points the way the data goes (workers read the cache), which also keeps the Indexer
- * beside the informer instead of at the far end, so the picture stays about 1000 px wide.
+ * live counts and highlighted stages: list+watch feeds the Reflector, which queues deltas in the DeltaFIFO; the
+ * informer pops them, updates its Indexer first and then notifies its handlers (as client-go's HandleDeltas
+ * does), which enqueue keys; workers read the cache and write back through the API. The Indexer -> workers edge
+ * points the way the data goes (workers read the cache, README draws the call the other way).
  */
 export function dataPathFlowchart(options: DataPathOptions = {}): string {
+  return flowchart({ direction: "LR", ...dataPathGraph(options) });
+}
+
+/** The nodes and edges {@link dataPathFlowchart} draws, for tests that compare them with README's diagram. */
+export function dataPathGraph(options: DataPathOptions = {}): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const highlight = new Set(options.highlight ?? []);
   const nodes: FlowNode[] = DATA_PATH_STAGES.map((stage) => {
     const count = options.counts?.[stage];
@@ -54,12 +64,13 @@ export function dataPathFlowchart(options: DataPathOptions = {}): string {
   const edges: FlowEdge[] = [
     { from: "apiserver", to: "ListWatch", label: "list + watch" },
     { from: "ListWatch", to: "Reflector" },
-    { from: "Reflector", to: "Indexer" },
-    { from: "Reflector", to: "SharedIndexInformer" },
-    { from: "SharedIndexInformer", to: "RateLimitingQueue", label: "key" },
+    { from: "Reflector", to: "DeltaFIFO", label: "deltas" },
+    { from: "DeltaFIFO", to: "SharedIndexInformer", label: "pop" },
+    { from: "SharedIndexInformer", to: "Indexer", label: "1. update" },
+    { from: "SharedIndexInformer", to: "RateLimitingQueue", label: "2. notify: key" },
     { from: "RateLimitingQueue", to: "Workers" },
     { from: "Indexer", to: "Workers", label: "read", dashed: true },
     { from: "Workers", to: "apiserver", label: "write" },
   ];
-  return flowchart({ direction: "LR", nodes, edges });
+  return { nodes, edges };
 }
