@@ -39,13 +39,7 @@ describe("notebooks are stored clean", () => {
     },
   );
 
-  /**
-   * Notebook 01 is being lightened on another branch (issue 21): its cells over the limit are listed here
-   * until that lands. TODO: empty this list when 01's sweep harness has moved to the workbook wing.
-   */
-  const knownLongCells: Record<string, number[]> = { "01-watch-vs-poll.ipynb": [4, 18] };
-
-  it.each(notebooks.map((n) => [basename(n), n]))("%s: no code cell over 60 lines", (name, file) => {
+  it.each(notebooks.map((n) => [basename(n), n]))("%s: no code cell over 60 lines", (_name, file) => {
     const nb = JSON.parse(readFileSync(file, "utf8")) as Notebook;
     const long = nb.cells
       .map((cell, index) => ({ cell, index }))
@@ -54,7 +48,7 @@ describe("notebooks are stored clean", () => {
         const text = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
         return { index, lines: text.split("\n").length };
       })
-      .filter((c) => c.lines > 60 && !(knownLongCells[name] ?? []).includes(c.index))
+      .filter((c) => c.lines > 60)
       .map((c) => `cell ${c.index}: ${c.lines} lines`);
     expect(long).toEqual([]);
   });
