@@ -2,9 +2,9 @@ import { badRequest } from "../../../apimachinery/errors.js";
 import type { KubeObject } from "../../../apimachinery/object.js";
 import type { Clock } from "../../../clock/clock.js";
 import { applyConfiguration } from "../fieldmanager/apply.js";
-import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
 import type { WriteOptions } from "../types.js";
 import { FieldErrors } from "../validation/field-errors.js";
+import { fieldManagerScope } from "./field-manager-scope.js";
 import type { ServedResource } from "./served-resource.js";
 import { rfc3339 } from "./time.js";
 

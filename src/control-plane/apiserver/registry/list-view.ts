@@ -2,6 +2,7 @@ import type { KubeObject } from "../../../apimachinery/object.js";
 import { encodeContinue } from "../storage/continue-token.js";
 import type { ListItemText } from "../storage/list-body.js";
 import type { RangePage } from "../storage/list-reader.js";
+import { parseListResourceVersion } from "../storage/resource-version.js";
 import type { StoredVersion } from "../storage/stored-version.js";
 import type { KubeList, ListOptions, ResourceType, WatchOptions } from "../types.js";
 import { FieldErrors } from "../validation/field-errors.js";
@@ -40,6 +41,32 @@ export function predicateOf(
   if (!sel) return undefined;
   // Label-only selections read the labels kept beside the stored bytes: no parse per object.
   return sel.needsObject ? (v) => sel.matches(v.object()) : (v) => sel.matchesLabels(v.labels);
+}
+
+/**
+ * `ValidateListOptions` for a LIST (checked before the storage reads; a continue token carries its own
+ * revision): `resourceVersionMatch` needs a `resourceVersion`, is `Exact` or `NotOlderThan`, and `Exact` with
+ * resourceVersion "0" is forbidden (422 Invalid ListOptions). A resourceVersion that does not parse is 400.
+ */
+export function validateListOptions(opts: ListOptions): void {
+  if (opts.continue) return;
+  const errs = new FieldErrors();
+  const match = opts.resourceVersionMatch;
+  if (match && !opts.resourceVersion) {
+    errs.forbidden(
+      "resourceVersionMatch",
+      "resourceVersionMatch is forbidden unless resourceVersion is provided",
+    );
+  }
+  if (match && match !== "Exact" && match !== "NotOlderThan") {
+    errs.notSupported("resourceVersionMatch", match, ["Exact", "NotOlderThan", ""]);
+  }
+  errs.throwIfAny("ListOptions", "meta.k8s.io", "");
+  if (match === "Exact" && parseListResourceVersion(opts.resourceVersion) === 0) {
+    new FieldErrors()
+      .forbidden("resourceVersionMatch", 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"')
+      .throwIfAny("ListOptions", "meta.k8s.io", "");
+  }
 }
 
 /**

@@ -18,7 +18,6 @@ import {
   unparsableUpdateResourceVersion,
 } from "../errors.js";
 import { recordUpdate } from "../fieldmanager/field-manager.js";
-import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
 import { applyPatch } from "../patch/apply-patch.js";
 import { kindSchema, messageSchema } from "../schema/message-schema.js";
 import { cloneJson, isJsonObject, jsonEqual, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
@@ -46,6 +45,7 @@ import { validateNoNewFinalizers, validateObjectMeta } from "../validation/objec
 import { applyWrite, validatePatchOptions } from "./apply-write.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
+import { fieldManagerScope } from "./field-manager-scope.js";
 import {
   fieldWarnings,
   pruneToGoType,
@@ -59,6 +59,7 @@ import {
   listItem,
   predicateOf,
   present,
+  validateListOptions,
   validateWatchOptions,
 } from "./list-view.js";
 import type { ResourceRegistry } from "./resource-registry.js";
@@ -312,6 +313,7 @@ export class Store {
     const rt = served.type;
     const ns = scopeOrAll(rt, namespace);
     const match = predicateOf(served, opts);
+    validateListOptions(opts);
     const current = this.ctx.store.revision;
     const { rev, start, limit } = resolveListPosition(opts, current, this.ctx.store.compactedRevision);
     const page = readRange(this.ctx.store.resource(storageId(rt)), {
