@@ -139,3 +139,91 @@ describe("layers: imports run downward only", () => {
     ]);
   });
 });
+
+/**
+ * The API server's own layers, top to bottom, as a request travels through kube-apiserver: the server and its
+ * entry point; the handlers (`http/`); the handler-chain instruments; the wiring (`backend.ts`); the registry
+ * and admission; patch and field management; validation; the schema; storage; the shared vocabulary
+ * (`types.ts`, `errors.ts`). A file may import its own layer or any below it.
+ */
+const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
+  ["index.ts", "server.ts", "tls.ts", "kubeconfig.ts"],
+  ["http/"],
+  ["instruments/"],
+  ["backend.ts"],
+  ["registry/", "admission/"],
+  ["patch/", "fieldmanager/"],
+  ["validation/"],
+  ["schema/"],
+  ["storage/"],
+  ["types.ts", "errors.ts"],
+];
+
+/**
+ * Imports inside the server that still run upward, each with its reason; the list may only shrink.
+ * - go-json writes a stored object as Go would, with the protobuf decoder's zero values of each field;
+ * - the shared vocabulary names the LIST body type and the JSON depth limits, both defined in storage.
+ */
+const KNOWN_UPWARD_IN_SERVER = [
+  "registry/go-json.ts -> http/protobuf/message-decoder.ts",
+  "types.ts -> storage/list-body.ts",
+  "errors.ts -> storage/json.ts",
+];
+
+/** The layer index of an apiserver-relative path (undefined for files outside the listed layers). */
+function serverLayerOf(path: string): number | undefined {
+  const at = SERVER_LAYERS.findIndex((layer) =>
+    layer.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)),
+  );
+  return at === -1 ? undefined : at;
+}
+
+/** Every import inside `control-plane/apiserver/` that runs to a higher layer, as `file -> target` lines. */
+function upwardInServer(files: ReadonlyArray<{ path: string; text: string }>): string[] {
+  const prefix = "control-plane/apiserver/";
+  const out: string[] = [];
+  for (const { path, text } of files) {
+    const from = srcRelative(path);
+    if (!from.startsWith(prefix) || from.includes("/schema/generated/")) continue;
+    const fromLayer = serverLayerOf(from.slice(prefix.length));
+    for (const target of importsOf(path, text)) {
+      if (!target.startsWith(prefix)) continue;
+      const to = target.slice(prefix.length).replace(/\.js$/, ".ts");
+      const toLayer = serverLayerOf(to);
+      if (fromLayer !== undefined && toLayer !== undefined && toLayer < fromLayer) {
+        out.push(`${from.slice(prefix.length)} -> ${to}`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+describe("layers inside the API server: handler -> registry -> storage", () => {
+  const files = sources(src).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+
+  it("every file of the server belongs to a layer", () => {
+    const server = files
+      .map((f) => srcRelative(f.path))
+      .filter((p) => p.startsWith("control-plane/apiserver/"))
+      .map((p) => p.slice("control-plane/apiserver/".length));
+    expect(server.length).toBeGreaterThan(100);
+    expect(server.filter((p) => serverLayerOf(p) === undefined)).toEqual([]);
+  });
+
+  it("no import runs upward but the known ones", () => {
+    expect(upwardInServer(files)).toEqual([...KNOWN_UPWARD_IN_SERVER].sort());
+  });
+
+  it("catches an upward import, so the rule above can fail", () => {
+    const at = (p: string) => join(src, "control-plane", "apiserver", ...p.split("/"));
+    const bad = [
+      { path: at("storage/x.ts"), text: 'import { Store } from "../registry/store.js";\n' },
+      { path: at("registry/y.ts"), text: 'import { mediaType } from "../http/body.js";\n' },
+      { path: at("http/z.ts"), text: 'import { Store } from "../registry/store.js";\n' },
+    ];
+    expect(upwardInServer(bad)).toEqual([
+      "registry/y.ts -> http/body.ts",
+      "storage/x.ts -> registry/store.ts",
+    ]);
+  });
+});

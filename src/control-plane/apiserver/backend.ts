@@ -1,8 +1,8 @@
 /**
- * The embedded API server's storage-and-semantics backend (`createBackend`): kube-apiserver's generic registry
- * wired together. It resolves the served resource, reads gets and lists from the MVCC store, starts watches on
- * the watch cache, and hands every write to the generic store (`registry/generic-store.ts`), whose strategies
- * carry each kind's own rules and whose admission step is NamespaceLifecycle. It holds no kind-specific code.
+ * The embedded API server's wiring (`createBackend`), as kube-apiserver's `APIGroupInfo` and `InstallAPIGroup`
+ * wire storage to handlers: it builds the storage (the MVCC store and its watch cache), the served resources,
+ * NamespaceLifecycle admission and the registry {@link Store}, then resolves each request's resource and hands
+ * every verb to that Store. It holds no kind-specific code and no verb logic.
  *
  * Besides {@link ApiBackend}, the HTTP layer uses optional extras declared in types.ts: `listJson()` (a LIST
  * response body built from the stored JSON bytes, no re-serialization), `table()`/`tableOf()` (kubectl's Table
@@ -10,30 +10,19 @@
  * timeout).
  */
 
-import { badRequest, failure, StatusError } from "../../apimachinery/errors.js";
+import { failure } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
-import { patchedTooDeep, responseError } from "./errors.js";
-import { applyPatch } from "./patch/apply-patch.js";
-import { applyWrite, validatePatchOptions } from "./registry/apply-write.js";
+import { responseError } from "./errors.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
-import { renameFieldSelector } from "./registry/events-v1.js";
-import { GenericStore, scopeOf } from "./registry/generic-store.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
-import { apiVersionOf, storageId } from "./registry/resource-type.js";
-import { buildSelection } from "./registry/selection-predicate.js";
 import type { ServedResource } from "./registry/served-resource.js";
+import { Store } from "./registry/store.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
-import { encodeContinue } from "./storage/continue-token.js";
-import { isJsonObject, MAX_BODY_DEPTH, nestedDeeperThan } from "./storage/json.js";
-import { ListBody, type ListItemText } from "./storage/list-body.js";
-import { type RangePage, readRange } from "./storage/list-reader.js";
-import { resolveListPosition } from "./storage/list-revision.js";
+import type { ListBody } from "./storage/list-body.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
-import { parseResourceVersion, tooLargeResourceVersion } from "./storage/resource-version.js";
-import type { StoredVersion } from "./storage/stored-version.js";
 import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchCache } from "./storage/watch-cache.js";
 import type {
   ApiBackend,
@@ -76,13 +65,6 @@ const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-
 
 const NAMESPACES_STORAGE_ID = "/namespaces";
 
-/** What a list computes before rendering it as objects or as JSON. */
-interface ListResult {
-  rt: ResourceType;
-  rev: number;
-  page: RangePage;
-}
-
 /**
  * An in-memory kube-apiserver: MVCC storage with a global revision, watches with a history window,
  * built-in kinds and CRD-served kinds, and the generic registry's write semantics.
@@ -92,7 +74,8 @@ export class Backend implements ApiBackend {
   private readonly store: MvccStore;
   private readonly watchCache: WatchCache;
   private readonly registry = new ResourceRegistry();
-  private readonly writes: GenericStore;
+  /** The registry store every verb goes through (kube-apiserver's `genericregistry.Store`). */
+  private readonly registryStore: Store;
 
   constructor(options: BackendOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -102,8 +85,10 @@ export class Backend implements ApiBackend {
       this.clock,
       options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
     );
-    this.writes = new GenericStore({
+    this.registryStore = new Store({
       store: this.store,
+      watchCache: this.watchCache,
+      registry: this.registry,
       clock: this.clock,
       random: options.random ?? Math.random,
       admission: new NamespaceLifecycle(() => this.store.resource(NAMESPACES_STORAGE_ID)),
@@ -111,7 +96,8 @@ export class Backend implements ApiBackend {
     const crds = new CrdLifecycle(this.registry, this.store, this.watchCache);
     this.registry.add(...builtinResources(this.clock, crds));
     const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
-    for (const name of INITIAL_NAMESPACES) this.writes.create(nsType, undefined, { metadata: { name } });
+    for (const name of INITIAL_NAMESPACES)
+      this.registryStore.create(nsType, undefined, { metadata: { name } });
   }
 
   resourceTypes(): ResourceType[] {
@@ -127,34 +113,16 @@ export class Backend implements ApiBackend {
   }
 
   get(rt: ResourceType, namespace: string | undefined, name: string, opts?: GetOptions): KubeObject {
-    return guard(() => {
-      const served = this.served(rt);
-      // The store is never behind its own writes: any valid resourceVersion up to the current one is served
-      // from the latest state; a newer one is 504 at once (kube-apiserver first waits up to 3 s).
-      const rv = parseResourceVersion(opts?.resourceVersion);
-      if (rv > this.store.revision) throw tooLargeResourceVersion(rv, this.store.revision);
-      return present(this.writes.current(served, namespace, name).object(), served);
-    });
+    return guard(() => this.registryStore.get(this.served(rt), namespace, name, opts));
   }
 
   list(rt: ResourceType, namespace: string | undefined, opts: ListOptions): KubeList {
-    return guard(() => {
-      const r = this.readList(rt, namespace, opts);
-      const builtin = this.served(rt).crd === undefined;
-      return {
-        ...listEnvelope(r),
-        items: r.page.versions.map((v) => listItem(present(v.object(), this.served(rt)), builtin)),
-      };
-    });
+    return guard(() => this.registryStore.list(this.served(rt), namespace, opts));
   }
 
   /** A LIST response body as UTF-8 JSON, assembled from the stored bytes of each item (the fast path for HTTP). */
   listJson(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListBody {
-    return guard(() => {
-      const r = this.readList(rt, namespace, opts);
-      const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
-      return new ListBody(envelope, r.page.versions.map(itemJsonOf(this.served(rt))));
-    });
+    return guard(() => this.registryStore.listJson(this.served(rt), namespace, opts));
   }
 
   table(
@@ -187,37 +155,11 @@ export class Backend implements ApiBackend {
   }
 
   watch(rt: ResourceType, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): WatchHandle {
-    return guard(() => {
-      const ns = scopeOrAll(rt, namespace);
-      const match = this.predicate(rt, opts);
-      validateWatchOptions(opts);
-      const rv = parseResourceVersion(opts.resourceVersion);
-      const id = storageId(rt);
-      return this.watchCache.watch(
-        {
-          resourceId: id,
-          namespace: ns,
-          ...(match ? { match } : {}),
-          apiVersion: apiVersionOf(rt),
-          kind: rt.kind,
-          bookmarks: opts.allowWatchBookmarks === true,
-          rewriteApiVersion: this.registry.byStorageId(id).length > 1,
-          ...(this.served(rt).fromStorage ? { convert: this.served(rt).fromStorage } : {}),
-        },
-        {
-          resourceVersion: rv,
-          sendInitialEvents: opts.sendInitialEvents ?? rv === 0,
-          initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks === true,
-        },
-        sink,
-      );
-    });
+    return guard(() => this.registryStore.watch(this.served(rt), namespace, opts, sink));
   }
 
   create(rt: ResourceType, namespace: string | undefined, body: unknown, opts?: WriteOptions): KubeObject {
-    return guard(() => {
-      return present(this.writes.create(this.served(rt), namespace, body, opts), this.served(rt));
-    });
+    return guard(() => this.registryStore.create(this.served(rt), namespace, body, opts));
   }
 
   update(
@@ -227,9 +169,7 @@ export class Backend implements ApiBackend {
     body: unknown,
     opts?: WriteOptions,
   ): KubeObject {
-    return guard(() =>
-      present(this.writes.update(this.served(rt), namespace, name, body, opts), this.served(rt)),
-    );
+    return guard(() => this.registryStore.update(this.served(rt), namespace, name, body, opts));
   }
 
   patch(
@@ -240,39 +180,11 @@ export class Backend implements ApiBackend {
     patch: unknown,
     opts?: WriteOptions,
   ): KubeObject {
-    return guard(() => {
-      const served = this.served(rt);
-      const apply = type === "application/apply-patch+yaml";
-      validatePatchOptions(apply, opts ?? {});
-      if (apply) {
-        if (!isJsonObject(patch)) throw badRequest("the apply configuration must be an object");
-        // The HTTP decoder has bounded it already; a caller of the backend itself may not have.
-        if (nestedDeeperThan(patch, MAX_BODY_DEPTH)) {
-          throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
-        }
-        const live = this.writes.find(served, namespace, name);
-        const applied = applyWrite(this.writes, this.clock, served, namespace, name, patch, {
-          opts: opts ?? {},
-          live: live && present(live, served),
-        });
-        return present(applied, served);
-      }
-      const current = present(this.writes.current(served, namespace, name).object(), served);
-      const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
-      if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
-      // Body and stored object are each within the limit, but a JSON patch can stack one on the other.
-      if (userContentTooDeep(patched)) throw patchedTooDeep();
-      return present(
-        this.writes.update(served, namespace, name, patched, { ...opts, fromPatch: true }),
-        served,
-      );
-    });
+    return guard(() => this.registryStore.patch(this.served(rt), namespace, name, type, patch, opts));
   }
 
   delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): KubeObject {
-    return guard(() =>
-      present(this.writes.delete(this.served(rt), namespace, name, opts ?? {}), this.served(rt)),
-    );
+    return guard(() => this.registryStore.delete(this.served(rt), namespace, name, opts));
   }
 
   deleteCollection(
@@ -281,32 +193,7 @@ export class Backend implements ApiBackend {
     listOpts: ListOptions,
     deleteOpts?: DeleteOptions,
   ): KubeList {
-    return guard(() => {
-      const served = this.served(rt);
-      const builtin = served.crd === undefined;
-      const r = this.readList(rt, namespace, { ...listOpts, limit: 0, resourceVersion: "", continue: "" });
-      const items: KubeObject[] = [];
-      for (const v of r.page.versions) {
-        const obj = v.object();
-        try {
-          const deleted = this.writes.delete(
-            served,
-            obj.metadata?.namespace,
-            obj.metadata!.name!,
-            deleteOpts ?? {},
-          );
-          items.push(listItem(present(deleted, served), builtin));
-        } catch (err) {
-          if (!(err instanceof StatusError && err.code === 404)) throw err;
-        }
-      }
-      return {
-        apiVersion: apiVersionOf(rt),
-        kind: rt.listKind,
-        metadata: { resourceVersion: String(this.store.revision) },
-        items,
-      };
-    });
+    return guard(() => this.registryStore.deleteCollection(this.served(rt), namespace, listOpts, deleteOpts));
   }
 
   currentRevision(): number {
@@ -356,64 +243,11 @@ export class Backend implements ApiBackend {
     }
     return served;
   }
-
-  /** The selector predicate of a LIST or WATCH (undefined when it selects everything). */
-  private predicate(
-    rt: ResourceType,
-    opts: ListOptions | WatchOptions,
-  ): ((v: StoredVersion) => boolean) | undefined {
-    const served = this.served(rt);
-    const extra = served.strategy.extraFieldLabels;
-    const fields =
-      served.fieldLabels && opts.fieldSelector
-        ? renameFieldSelector(opts.fieldSelector, served.fieldLabels)
-        : opts.fieldSelector;
-    const sel = buildSelection(opts.labelSelector, fields, extra);
-    if (!sel) return undefined;
-    // Label-only selections read the labels kept beside the stored bytes: no parse per object.
-    return sel.needsObject ? (v) => sel.matches(v.object()) : (v) => sel.matchesLabels(v.labels);
-  }
-
-  private readList(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListResult {
-    const ns = scopeOrAll(rt, namespace);
-    const match = this.predicate(rt, opts);
-    const current = this.store.revision;
-    const { rev, start, limit } = resolveListPosition(opts, current, this.store.compactedRevision);
-    const page = readRange(this.store.resource(storageId(rt)), {
-      namespace: ns,
-      rev,
-      latest: rev === current,
-      ...(start !== undefined ? { start } : {}),
-      limit,
-      ...(match ? { match } : {}),
-    });
-    return { rt, rev, page };
-  }
 }
 
 /** Creates the embedded API server's backend. */
 export function createBackend(options: BackendOptions = {}): Backend {
   return new Backend(options);
-}
-
-/**
- * `ValidateListOptions` for a watch: `sendInitialEvents` needs `resourceVersionMatch=NotOlderThan`, and
- * `resourceVersionMatch` needs `sendInitialEvents` (422 Invalid ListOptions).
- */
-function validateWatchOptions(opts: WatchOptions): void {
-  const errs = new FieldErrors();
-  if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== "NotOlderThan") {
-    errs.forbidden(
-      "resourceVersionMatch",
-      "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
-    );
-  } else if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    errs.forbidden(
-      "resourceVersionMatch",
-      "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
-    );
-  }
-  errs.throwIfAny("ListOptions", "meta.k8s.io", "");
 }
 
 /** `?includeObject=`: None, Metadata or Object; anything else is 422 (`ValidateTableOptions`). */
@@ -432,68 +266,4 @@ function guard<T>(fn: () => T): T {
   } catch (err) {
     throw responseError(err);
   }
-}
-
-/**
- * Whether an object nests deeper than a request body may, not counting `managedFields`: those are the server's
- * record of the object's own fields, nested a few levels below them.
- */
-function userContentTooDeep(obj: KubeObject): boolean {
-  const meta = obj.metadata;
-  const view =
-    meta?.managedFields !== undefined ? { ...obj, metadata: { ...meta, managedFields: undefined } } : obj;
-  return nestedDeeperThan(view, MAX_BODY_DEPTH);
-}
-
-/** The namespace to read: undefined (all namespaces) for cluster-scoped kinds or an all-namespaces request. */
-function scopeOrAll(rt: ResourceType, namespace: string | undefined): string | undefined {
-  return rt.namespaced && namespace ? scopeOf(rt, namespace) : undefined;
-}
-
-function listEnvelope(r: ListResult): Omit<KubeList, "items"> {
-  const metadata: KubeList["metadata"] = { resourceVersion: String(r.rev) };
-  if (r.page.next !== undefined) metadata.continue = encodeContinue({ rev: r.rev, start: r.page.next });
-  if (r.page.remaining !== undefined) metadata.remainingItemCount = r.page.remaining;
-  return { apiVersion: apiVersionOf(r.rt), kind: r.rt.listKind, metadata };
-}
-
-/**
- * The object as seen through the served version: converted when that version has another shape than the stored
- * one (events.k8s.io/v1 Events), otherwise only its apiVersion (custom resources served at several versions).
- */
-function present(obj: KubeObject, served: ServedResource): KubeObject {
-  if (served.fromStorage) return Object.freeze(served.fromStorage(obj));
-  const apiVersion = apiVersionOf(served.type);
-  if (obj.apiVersion === apiVersion) return obj;
-  return Object.freeze({ ...obj, apiVersion });
-}
-
-/**
- * How each LIST item of `rt` becomes JSON (what is the same for every item is worked out once per list).
- * kube-apiserver omits `apiVersion` and `kind` on the items of a built-in kind's list (the list's own type meta
- * says them) but keeps them on custom resources (unstructured items carry their own).
- */
-function itemJsonOf(served: ServedResource): (v: StoredVersion) => ListItemText {
-  const rt = served.type;
-  const builtin = served.crd === undefined;
-  const fromStorage = served.fromStorage;
-  const whole = (json: string): ListItemText => ({ json, start: 0, prefix: "" });
-  if (fromStorage) return (v) => whole(JSON.stringify(listItem(fromStorage(v.object()), builtin)));
-  const apiVersion = apiVersionOf(rt);
-  // Stored JSON always starts with apiVersion then kind (decodeBody puts them first), so the common case needs
-  // no parse: keep it as is, or cut the type meta off (and put back the opening brace).
-  const typeMeta = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(rt.kind)},`;
-  return (v) => {
-    if (v.json.startsWith(typeMeta)) {
-      return builtin ? { json: v.json, start: typeMeta.length, prefix: "{" } : whole(v.json);
-    }
-    return whole(JSON.stringify(listItem({ ...v.object(), apiVersion }, builtin)));
-  };
-}
-
-/** A LIST item: without `apiVersion`/`kind` for built-in kinds (see {@link itemJsonOf}). */
-function listItem(obj: KubeObject, builtin: boolean): KubeObject {
-  if (!builtin) return obj;
-  const { apiVersion: _v, kind: _k, ...rest } = obj;
-  return rest as KubeObject;
 }

@@ -131,6 +131,17 @@ export type PatchType =
   | "application/strategic-merge-patch+json"
   | "application/apply-patch+yaml";
 
+/** The eight API verbs a resource request can map to (the RBAC verbs of kube-apiserver). */
+export type ApiVerb =
+  | "get"
+  | "list"
+  | "watch"
+  | "create"
+  | "update"
+  | "patch"
+  | "delete"
+  | "deletecollection";
+
 /**
  * The storage-and-semantics backend behind the HTTP layer. Every method either returns or throws an
  * {@link StatusError} carrying a Kubernetes `Status`; nothing else escapes.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
+import { validateListOptions } from "../../../src/control-plane/apiserver/registry/list-view.js";
 import { encodeContinue } from "../../../src/control-plane/apiserver/storage/continue-token.js";
 import { resolveListPosition } from "../../../src/control-plane/apiserver/storage/list-revision.js";
 import type { ListOptions } from "../../../src/control-plane/apiserver/types.js";
@@ -9,6 +10,7 @@ const COMPACTED = 50;
 
 function outcome(opts: ListOptions): string {
   try {
+    validateListOptions(opts);
     const p = resolveListPosition(opts, CURRENT, COMPACTED);
     return `rev ${p.rev}${p.start ? ` from ${p.start}` : ""}`;
   } catch (err) {

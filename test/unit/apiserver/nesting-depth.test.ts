@@ -10,8 +10,11 @@ import {
   parseObjectBody,
   parsePatch,
 } from "../../../src/control-plane/apiserver/http/body.js";
-import { findNestingPastLimit } from "../../../src/control-plane/apiserver/http/json-decoder.js";
-import { MAX_BODY_DEPTH, nestedDeeperThan } from "../../../src/control-plane/apiserver/storage/json.js";
+import {
+  findNestingPastLimit,
+  MAX_BODY_DEPTH,
+  nestedDeeperThan,
+} from "../../../src/control-plane/apiserver/storage/json.js";
 
 const arrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const objects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;

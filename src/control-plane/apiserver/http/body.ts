@@ -6,9 +6,14 @@
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
-import { KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
+import {
+  findNestingPastLimit,
+  KUBE_MAX_JSON_DEPTH,
+  MAX_BODY_DEPTH,
+  nestedDeeperThan,
+} from "../storage/json.js";
 import type { PatchType } from "../types.js";
-import { findNestingPastLimit, parseJsonReportingDuplicates } from "./json-decoder.js";
+import { parseJsonReportingDuplicates } from "./json-decoder.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 import type { ApiRequest } from "./transport.js";
 

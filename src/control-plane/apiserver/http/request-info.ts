@@ -7,17 +7,7 @@
  * - the legacy `/watch/` path segment turns a GET into a `watch` (superseded by `?watch=true`).
  */
 import { badRequest, methodNotAllowed } from "../../../apimachinery/errors.js";
-
-/** The eight API verbs a resource request can map to (the RBAC verbs of kube-apiserver). */
-export type ApiVerb =
-  | "get"
-  | "list"
-  | "watch"
-  | "create"
-  | "update"
-  | "patch"
-  | "delete"
-  | "deletecollection";
+import type { ApiVerb } from "../types.js";
 
 /** A request for a REST resource under `/api/v1` or `/apis/<group>/<version>`. */
 export interface ResourceRequestInfo {

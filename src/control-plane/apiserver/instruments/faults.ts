@@ -7,7 +7,7 @@
 
 import { type Status, StatusError } from "../../../apimachinery/errors.js";
 import type { Clock } from "../../../clock/clock.js";
-import type { ApiVerb } from "../http/request-info.js";
+import type { ApiVerb } from "../types.js";
 
 /** What the faults need from the server: the open watches and the backend's history. */
 export interface FaultTargets {

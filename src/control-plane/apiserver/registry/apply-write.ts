@@ -2,10 +2,9 @@ import { badRequest } from "../../../apimachinery/errors.js";
 import type { KubeObject } from "../../../apimachinery/object.js";
 import type { Clock } from "../../../clock/clock.js";
 import { applyConfiguration } from "../fieldmanager/apply.js";
-import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
 import type { WriteOptions } from "../types.js";
 import { FieldErrors } from "../validation/field-errors.js";
-import type { GenericStore } from "./generic-store.js";
+import { fieldManagerScope } from "./field-manager-scope.js";
 import type { ServedResource } from "./served-resource.js";
 import { rfc3339 } from "./time.js";
 
@@ -20,6 +19,19 @@ export function validatePatchOptions(apply: boolean, opts: WriteOptions): void {
   errs.throwIfAny("PatchOptions", "meta.k8s.io", "");
 }
 
+/** What an apply needs of the registry store: the live object and its create and update paths. */
+export interface ApplyRequest {
+  opts: WriteOptions;
+  /** The live object as the client's version shows it, or undefined when there is none. */
+  live: KubeObject | undefined;
+  /** Throws 404 when the object does not exist. */
+  exists(): void;
+  /** The store's create, with the managedFields the apply computed. */
+  create(obj: KubeObject, opts: WriteOptions & { applied: boolean }): KubeObject;
+  /** The store's update of a patched object, with the managedFields the apply computed. */
+  update(obj: KubeObject, opts: WriteOptions & { applied: boolean; fromPatch: boolean }): KubeObject;
+}
+
 /**
  * A server-side apply PATCH (`application/apply-patch+yaml`), as kube-apiserver's patch handler runs one: the
  * configuration is applied to the live object (as the client's version shows it), or to an empty one when there
@@ -27,18 +39,16 @@ export function validatePatchOptions(apply: boolean, opts: WriteOptions): void {
  * path with the managedFields the apply computed.
  */
 export function applyWrite(
-  writes: GenericStore,
   clock: Clock,
   served: ServedResource,
-  namespace: string | undefined,
   name: string,
   config: Record<string, unknown>,
-  request: { opts: WriteOptions; live: KubeObject | undefined },
+  request: ApplyRequest,
 ): KubeObject {
   const { opts, live } = request;
   validatePatchOptions(true, opts);
   // A subresource of a missing object is 404, as for any other write to it.
-  if (live === undefined && opts.subresource !== undefined) writes.current(served, namespace, name);
+  if (live === undefined && opts.subresource !== undefined) request.exists();
   const merged = applyConfiguration({
     live,
     config,
@@ -52,9 +62,9 @@ export function applyWrite(
     throw badRequest(`the name of the object (${mergedName}) does not match the name on the URL (${name})`);
   }
   if (live === undefined) {
-    const created = writes.create(served, namespace, merged, { ...opts, applied: true });
+    const created = request.create(merged, { ...opts, applied: true });
     opts.created = true;
     return created;
   }
-  return writes.update(served, namespace, name, merged, { ...opts, fromPatch: true, applied: true });
+  return request.update(merged, { ...opts, fromPatch: true, applied: true });
 }

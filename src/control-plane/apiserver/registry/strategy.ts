@@ -7,7 +7,7 @@ import type { FieldErrors } from "../validation/field-errors.js";
 /**
  * How one kind behaves on writes: kube-apiserver's `RESTCreateStrategy` / `RESTUpdateStrategy` /
  * `RESTDeleteStrategy` / status strategy, plus the `AfterCreate`-style hooks of its `registry.Store`, reduced to
- * what the embedded server needs. The generic store (`GenericStore`) calls them in the order kube's
+ * what the embedded server needs. The registry store (`Store`, registry/store.ts) calls them in the order kube's
  * `registry.Store` does: decode checks, PrepareFor*, generation, validation, commit, After*. A kind's special
  * behaviour lives here, never in the store: a namespace's `/finalize` and Terminating phase, a CRD serving
  * its kinds once stored.

@@ -150,3 +150,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (ak.length !== bk.length) return false;
   return ak.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
 }
+
+/** Where JSON text first opens more arrays or objects than a limit allows: the bracket and its offset. */
+export interface NestingPastLimit {
+  bracket: "[" | "{";
+  at: number;
+}
+
+/**
+ * Finds the first `[` or `{` that opens level `limit + 1` of JSON text, without parsing it: one pass over the
+ * characters with a counter (brackets inside strings skipped), so the check costs no stack and runs before any
+ * parser or walk sees the body. Go's JSON scanner refuses the same bracket (`invalid character '[' exceeded max
+ * depth`). Malformed text is left to the parser.
+ */
+export function findNestingPastLimit(text: string, limit: number): NestingPastLimit | undefined {
+  // Each level needs one bracket: a text this short cannot nest past the limit.
+  if (text.length <= limit) return undefined;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return { bracket: c === 0x5b ? "[" : "{", at: i };
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}

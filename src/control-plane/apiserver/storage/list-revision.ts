@@ -1,6 +1,5 @@
 import { badRequest } from "../../../apimachinery/errors.js";
 import type { ListOptions } from "../types.js";
-import { FieldErrors } from "../validation/field-errors.js";
 import { decodeContinue, expiredContinue, invalidContinue } from "./continue-token.js";
 import { parseListResourceVersion, tooLargeResourceVersion, tooOldList } from "./resource-version.js";
 
@@ -16,7 +15,8 @@ export interface ListPosition {
  * Decides which revision a LIST reads, following kube-apiserver's resourceVersion table (api-concepts):
  * - `continue`: exactly the token's revision, from its key (a resourceVersion beside it is 400; a compacted
  *   revision is 410 Expired);
- * - resourceVersionMatch without resourceVersion, or Exact with "0": 422 Invalid ListOptions (`ValidateListOptions`);
+ * - resourceVersionMatch without resourceVersion, or Exact with "0": 422 Invalid ListOptions, found before the
+ *   storage is asked (`ValidateListOptions`, registry/list-view.ts);
  * - resourceVersion unset: the current revision (the embedded store is never stale);
  * - resourceVersion "0": the current revision, whole: like the watch cache, which serves RV=0 lists, the
  *   `limit` is ignored (no continue token), so an informer's first list comes back in one piece;
@@ -35,24 +35,7 @@ export function resolveListPosition(opts: ListOptions, current: number, compacte
     if (token.rev < compacted) throw expiredContinue();
     return { rev: token.rev, start: token.start, limit };
   }
-  const optionErrors = new FieldErrors();
-  if (opts.resourceVersionMatch && !opts.resourceVersion) {
-    optionErrors.forbidden(
-      "resourceVersionMatch",
-      "resourceVersionMatch is forbidden unless resourceVersion is provided",
-    );
-  }
-  const match = opts.resourceVersionMatch;
-  if (match && match !== "Exact" && match !== "NotOlderThan") {
-    optionErrors.notSupported("resourceVersionMatch", match, ["Exact", "NotOlderThan", ""]);
-  }
-  optionErrors.throwIfAny("ListOptions", "meta.k8s.io", "");
   const n = parseListResourceVersion(opts.resourceVersion);
-  if (opts.resourceVersionMatch === "Exact" && n === 0) {
-    new FieldErrors()
-      .forbidden("resourceVersionMatch", 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"')
-      .throwIfAny("ListOptions", "meta.k8s.io", "");
-  }
   if (n > current) throw tooLargeResourceVersion(n, current);
   if (n === 0 && opts.resourceVersion === "0") return { rev: current, limit: 0 };
   const exact =

@@ -11,8 +11,7 @@
  */
 
 import type { FieldSpec, MessageSchema, ScalarType } from "../../schema/message-schema.js";
-import { MAX_BODY_DEPTH } from "../../storage/json.js";
-import { findNestingPastLimit } from "../json-decoder.js";
+import { findNestingPastLimit, MAX_BODY_DEPTH } from "../../storage/json.js";
 import { goDurationString } from "./go-duration.js";
 import { intOrStringJson, timestampJson } from "./value-types.js";
 import { MalformedProtobufError, ProtoReader, WireType, type WireTypeNumber } from "./wire-reader.js";

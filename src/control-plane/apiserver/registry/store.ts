@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { alreadyExists, badRequest, conflict, notFound } from "../../../apimachinery/errors.js";
+import { alreadyExists, badRequest, conflict, notFound, StatusError } from "../../../apimachinery/errors.js";
 import { joinKey } from "../../../apimachinery/keys.js";
 import type { KubeObject, ObjectMeta } from "../../../apimachinery/object.js";
 import type { Clock } from "../../../clock/clock.js";
@@ -8,6 +8,7 @@ import {
   deletePreconditionFailed,
   nameMismatch,
   namespaceMismatch,
+  patchedTooDeep,
   resourceVersionRequired,
   resourceVersionSetOnCreate,
   strictDecodingError,
@@ -17,30 +18,63 @@ import {
   unparsableUpdateResourceVersion,
 } from "../errors.js";
 import { recordUpdate } from "../fieldmanager/field-manager.js";
-import { fieldManagerScope } from "../fieldmanager/resource-scope.js";
+import { applyPatch } from "../patch/apply-patch.js";
 import { kindSchema, messageSchema } from "../schema/message-schema.js";
-import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
+import { cloneJson, isJsonObject, jsonEqual, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
+import { ListBody } from "../storage/list-body.js";
+import { readRange } from "../storage/list-reader.js";
+import { resolveListPosition } from "../storage/list-revision.js";
 import type { MvccStore } from "../storage/mvcc-store.js";
+import { parseResourceVersion, tooLargeResourceVersion } from "../storage/resource-version.js";
 import type { StoredVersion } from "../storage/stored-version.js";
-import type { DeleteOptions, ResourceType, WriteOptions } from "../types.js";
+import type { WatchCache } from "../storage/watch-cache.js";
+import type {
+  DeleteOptions,
+  GetOptions,
+  KubeList,
+  ListOptions,
+  PatchType,
+  ResourceType,
+  WatchHandle,
+  WatchOptions,
+  WatchSink,
+  WriteOptions,
+} from "../types.js";
 import { FieldErrors } from "../validation/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../validation/object-meta.js";
+import { applyWrite, validatePatchOptions } from "./apply-write.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
+import { fieldManagerScope } from "./field-manager-scope.js";
 import {
   fieldWarnings,
   pruneToGoType,
   pruneToStructuralSchema,
   strictDecodingMessage,
 } from "./field-validation.js";
+import {
+  itemJsonOf,
+  type ListResult,
+  listEnvelope,
+  listItem,
+  predicateOf,
+  present,
+  validateListOptions,
+  validateWatchOptions,
+} from "./list-view.js";
+import type { ResourceRegistry } from "./resource-registry.js";
 import { apiVersionOf, storageId } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { applyDefaults, pruneNonNullableNulls } from "./structural-defaults.js";
 import { rfc3339 } from "./time.js";
 
-/** What the generic store needs from the backend around it. */
-export interface GenericStoreContext {
+/** What the registry store stands on: the storage (MVCC store and its watch cache) and the served set. */
+export interface StoreContext {
   store: MvccStore;
+  /** The watch cache over `store` (kube-apiserver's cacher): every WATCH starts here. */
+  watchCache: WatchCache;
+  /** The served resources: a storage shared by several served versions rewrites watch events' apiVersion. */
+  registry: ResourceRegistry;
   clock: Clock;
   /** Uniform random number in [0, 1) for generateName suffixes. */
   random: () => number;
@@ -63,6 +97,8 @@ interface UpdateRequest {
 /** Write options the backend adds for an apply, whose managedFields are computed before the write. */
 export interface AppliedWrite {
   applied?: boolean;
+  /** The body is a patched object: it may omit metadata.resourceVersion even where a PUT must carry it. */
+  fromPatch?: boolean;
 }
 
 const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
@@ -70,10 +106,14 @@ const MAX_GENERATED_PREFIX = 58;
 const GENERATE_NAME_ATTEMPTS = 8;
 
 /**
- * The write path of every resource, after kube-apiserver's `registry.Store`: create (names, uid, timestamps,
- * generation), update with optimistic concurrency, `/status` and `/finalize` subresources, graceful and
- * finalizer-driven deletion with the GC propagation policy. Kind-specific rules come from the resource's
- * {@link Strategy}.
+ * The registry store every verb goes through, after kube-apiserver's `genericregistry.Store`
+ * (`k8s.io/apiserver/pkg/registry/generic/registry/store.go`): GET, LIST and WATCH read the storage (the MVCC
+ * store, and the watch cache for watches); CREATE, UPDATE, PATCH, DELETE and DELETECOLLECTION write it. Create
+ * sets names, uid, timestamps and generation; update checks optimistic concurrency and serves the `/status` and
+ * `/finalize` subresources; delete is graceful and finalizer-driven with the GC propagation policy. Kind-specific
+ * rules come from the resource's {@link Strategy}. kube-apiserver has one Store per resource; here one Store
+ * serves them all and each call names its {@link ServedResource}. Every verb answers with the object as the
+ * served version shows it ({@link present}).
  *
  * Invariants:
  * - a write either commits exactly one new revision or throws an StatusError and changes nothing;
@@ -81,10 +121,10 @@ const GENERATE_NAME_ATTEMPTS = 8;
  * - uid, creationTimestamp, name and namespace never change after create; generation never decreases;
  *   deletionTimestamp, once set, is never removed.
  */
-export class GenericStore {
-  constructor(private readonly ctx: GenericStoreContext) {}
+export class Store {
+  constructor(private readonly ctx: StoreContext) {}
 
-  /** The live object, or undefined when there is none. */
+  /** The live object in its stored shape, or undefined when there is none. */
   find(served: ServedResource, namespace: string | undefined, name: string): KubeObject | undefined {
     const rt = served.type;
     return this.ctx.store
@@ -101,8 +141,194 @@ export class GenericStore {
     return v;
   }
 
-  /** POST: creates an object. */
+  /**
+   * GET (`Store.Get`). The store is never behind its own writes: any valid resourceVersion up to the current one
+   * is served from the latest state; a newer one is 504 at once (kube-apiserver first waits up to 3 s).
+   */
+  get(served: ServedResource, namespace: string | undefined, name: string, opts?: GetOptions): KubeObject {
+    const rv = parseResourceVersion(opts?.resourceVersion);
+    if (rv > this.ctx.store.revision) throw tooLargeResourceVersion(rv, this.ctx.store.revision);
+    return present(this.current(served, namespace, name).object(), served);
+  }
+
+  /** LIST (`Store.List`): one page of the objects the selectors match, at the revision the options name. */
+  list(served: ServedResource, namespace: string | undefined, opts: ListOptions): KubeList {
+    const r = this.readList(served, namespace, opts);
+    const builtin = served.crd === undefined;
+    return {
+      ...listEnvelope(r),
+      items: r.page.versions.map((v) => listItem(present(v.object(), served), builtin)),
+    };
+  }
+
+  /**
+   * LIST as a response body: the same page as {@link list}, as UTF-8 JSON assembled from the stored bytes of
+   * each item (no parse and re-serialization; the fast path of the HTTP handler).
+   */
+  listJson(served: ServedResource, namespace: string | undefined, opts: ListOptions): ListBody {
+    const r = this.readList(served, namespace, opts);
+    const envelope = JSON.stringify({ ...listEnvelope(r), items: [] });
+    return new ListBody(envelope, r.page.versions.map(itemJsonOf(served)));
+  }
+
+  /**
+   * WATCH (`Store.Watch`, served by the cacher): from a resourceVersion, or from the current state with its
+   * initial events; a resourceVersion older than the window is one ERROR event (410 Expired) and the end.
+   */
+  watch(
+    served: ServedResource,
+    namespace: string | undefined,
+    opts: WatchOptions,
+    sink: WatchSink,
+  ): WatchHandle {
+    const rt = served.type;
+    const ns = scopeOrAll(rt, namespace);
+    const match = predicateOf(served, opts);
+    validateWatchOptions(opts);
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const id = storageId(rt);
+    return this.ctx.watchCache.watch(
+      {
+        resourceId: id,
+        namespace: ns,
+        ...(match ? { match } : {}),
+        apiVersion: apiVersionOf(rt),
+        kind: rt.kind,
+        bookmarks: opts.allowWatchBookmarks === true,
+        rewriteApiVersion: this.ctx.registry.byStorageId(id).length > 1,
+        ...(served.fromStorage ? { convert: served.fromStorage } : {}),
+      },
+      {
+        resourceVersion: rv,
+        sendInitialEvents: opts.sendInitialEvents ?? rv === 0,
+        initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks === true,
+      },
+      sink,
+    );
+  }
+
+  /** POST (`Store.Create`): creates an object. */
   create(
+    served: ServedResource,
+    namespace: string | undefined,
+    body: unknown,
+    opts: WriteOptions & AppliedWrite = {},
+  ): KubeObject {
+    return present(this.createStored(served, namespace, body, opts), served);
+  }
+
+  /** PUT (`Store.Update`): replaces an object (or its `/status` or `/finalize` subresource). */
+  update(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): KubeObject {
+    return present(this.updateStored(served, namespace, name, body, opts), served);
+  }
+
+  /**
+   * PATCH (the patch handler's `patchResource` over `Store.Update`): a JSON, merge or strategic merge patch is
+   * applied to the live object as the served version shows it and the result goes through update; an apply
+   * configuration goes through server-side apply, and creates the object when there is none.
+   */
+  patch(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts: WriteOptions = {},
+  ): KubeObject {
+    const apply = type === "application/apply-patch+yaml";
+    validatePatchOptions(apply, opts);
+    if (apply) {
+      if (!isJsonObject(patch)) throw badRequest("the apply configuration must be an object");
+      // The HTTP decoder has bounded it already; an in-process caller may not have.
+      if (nestedDeeperThan(patch, MAX_BODY_DEPTH)) {
+        throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
+      }
+      const live = this.find(served, namespace, name);
+      const applied = applyWrite(this.ctx.clock, served, name, patch, {
+        opts,
+        live: live && present(live, served),
+        exists: () => void this.current(served, namespace, name),
+        create: (obj, o) => this.createStored(served, namespace, obj, o),
+        update: (obj, o) => this.updateStored(served, namespace, name, obj, o),
+      });
+      return present(applied, served);
+    }
+    const current = present(this.current(served, namespace, name).object(), served);
+    const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
+    if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
+    // Body and stored object are each within the limit, but a JSON patch can stack one on the other.
+    if (userContentTooDeep(patched)) throw patchedTooDeep();
+    return present(this.updateStored(served, namespace, name, patched, { ...opts, fromPatch: true }), served);
+  }
+
+  /** DELETE (`Store.Delete`): removes an object, or marks it deleting while finalizers remain. */
+  delete(
+    served: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): KubeObject {
+    return present(this.deleteStored(served, namespace, name, opts), served);
+  }
+
+  /**
+   * DELETECOLLECTION (`Store.DeleteCollection`): lists what the selectors match (always the latest state, whole),
+   * then deletes each; one already gone is skipped.
+   */
+  deleteCollection(
+    served: ServedResource,
+    namespace: string | undefined,
+    listOpts: ListOptions,
+    deleteOpts: DeleteOptions = {},
+  ): KubeList {
+    const rt = served.type;
+    const builtin = served.crd === undefined;
+    const r = this.readList(served, namespace, { ...listOpts, limit: 0, resourceVersion: "", continue: "" });
+    const items: KubeObject[] = [];
+    for (const v of r.page.versions) {
+      const obj = v.object();
+      try {
+        const deleted = this.delete(served, obj.metadata?.namespace, obj.metadata!.name!, deleteOpts);
+        items.push(listItem(deleted, builtin));
+      } catch (err) {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      }
+    }
+    return {
+      apiVersion: apiVersionOf(rt),
+      kind: rt.listKind,
+      metadata: { resourceVersion: String(this.ctx.store.revision) },
+      items,
+    };
+  }
+
+  /** Reads one LIST page from storage: at the revision and from the position the options name. */
+  private readList(served: ServedResource, namespace: string | undefined, opts: ListOptions): ListResult {
+    const rt = served.type;
+    const ns = scopeOrAll(rt, namespace);
+    const match = predicateOf(served, opts);
+    validateListOptions(opts);
+    const current = this.ctx.store.revision;
+    const { rev, start, limit } = resolveListPosition(opts, current, this.ctx.store.compactedRevision);
+    const page = readRange(this.ctx.store.resource(storageId(rt)), {
+      namespace: ns,
+      rev,
+      latest: rev === current,
+      ...(start !== undefined ? { start } : {}),
+      limit,
+      ...(match ? { match } : {}),
+    });
+    return { rt, rev, page };
+  }
+
+  /** Create, answering with the stored shape. */
+  private createStored(
     served: ServedResource,
     namespace: string | undefined,
     body: unknown,
@@ -158,13 +384,13 @@ export class GenericStore {
     return created;
   }
 
-  /** PUT: replaces an object (or its `/status` or `/finalize` subresource). */
-  update(
+  /** Update, answering with the stored shape. */
+  private updateStored(
     served: ServedResource,
     namespace: string | undefined,
     name: string,
     body: unknown,
-    opts: WriteOptions & AppliedWrite & { fromPatch?: boolean } = {},
+    opts: WriteOptions & AppliedWrite = {},
   ): KubeObject {
     const req: UpdateRequest = { fromPatch: opts.fromPatch ?? false, fields: opts };
     if (opts.applied) req.applied = true;
@@ -274,8 +500,8 @@ export class GenericStore {
     return updated;
   }
 
-  /** DELETE: removes an object, or marks it deleting while finalizers remain. */
-  delete(
+  /** Delete, answering with the stored shape. */
+  private deleteStored(
     served: ServedResource,
     namespace: string | undefined,
     name: string,
@@ -379,6 +605,22 @@ function checkFields(served: ServedResource, obj: KubeObject, opts: WriteOptions
       : strictDecodingError(rt.kind, rt.version, detail);
   }
   if (mode === "Warn") opts.warnings?.push(...fieldWarnings(unknown, duplicates));
+}
+
+/** The namespace to read: undefined (all namespaces) for cluster-scoped kinds or an all-namespaces request. */
+function scopeOrAll(rt: ResourceType, namespace: string | undefined): string | undefined {
+  return rt.namespaced && namespace ? scopeOf(rt, namespace) : undefined;
+}
+
+/**
+ * Whether an object nests deeper than a request body may, not counting `managedFields`: those are the server's
+ * record of the object's own fields, nested a few levels below them.
+ */
+function userContentTooDeep(obj: KubeObject): boolean {
+  const meta = obj.metadata;
+  const view =
+    meta?.managedFields !== undefined ? { ...obj, metadata: { ...meta, managedFields: undefined } } : obj;
+  return nestedDeeperThan(view, MAX_BODY_DEPTH);
 }
 
 /** The namespace a key lives in: the request's for namespaced kinds, none for cluster-scoped ones. */

@@ -1,7 +1,7 @@
-import { apiVersionOf } from "../registry/resource-type.js";
-import type { ServedResource } from "../registry/served-resource.js";
-import type { FieldManagerScope } from "./field-manager.js";
-import { builtinMergeType, crdMergeType, DEDUCED, type MergeType } from "./merge-schema.js";
+import type { FieldManagerScope } from "../fieldmanager/field-manager.js";
+import { builtinMergeType, crdMergeType, DEDUCED, type MergeType } from "../fieldmanager/merge-schema.js";
+import { apiVersionOf } from "./resource-type.js";
+import type { ServedResource } from "./served-resource.js";
 
 const types = new WeakMap<ServedResource, MergeType>();
 
