@@ -50,7 +50,14 @@ const FULL: Sizes = {
   memoryAt: 10_000,
   cycles: 2_000_000,
 };
-const TINY: Sizes = { objects: [100, 300], runs: 1, updates: 200, throughputRounds: 1, memoryAt: 300, cycles: 20_000 };
+const TINY: Sizes = {
+  objects: [100, 300],
+  runs: 1,
+  updates: 200,
+  throughputRounds: 1,
+  memoryAt: 300,
+  cycles: 20_000,
+};
 
 /** `runs` sync times, each on a collected heap. */
 async function timed(runs: number, sync: () => Promise<SyncedInformer>): Promise<number[]> {
