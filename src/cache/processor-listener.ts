@@ -1,6 +1,6 @@
 import type { MetaObject } from "../apimachinery/object.js";
 import { RingBuffer } from "../apimachinery/ring-buffer.js";
-import { untilAborted, Wakeup } from "../apimachinery/wait/until-aborted.js";
+import { untilAborted } from "../apimachinery/wait/until-aborted.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
 
 /**
@@ -37,7 +37,8 @@ export type Notification<T> =
 export class ProcessorListener<T extends MetaObject = MetaObject> {
   private readonly buffer = new RingBuffer<Notification<T>>();
   private pendingInitial = 0;
-  private readonly wakeup = new Wakeup();
+  /** Resolves the run loop's wait for the next notification; set only while the loop waits on an empty buffer. */
+  private wake: (() => void) | undefined;
   private nextResync = 0;
   /** The effective resync period (0: never), after the informer's adjustments. */
   resyncPeriodMs: number;
@@ -60,7 +61,7 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
   add(notification: Notification<T>): void {
     if (notification.type === "add" && notification.isInInitialList) this.pendingInitial++;
     this.buffer.push(notification);
-    this.wakeup.notify();
+    this.wake?.();
   }
 
   /** Notifications waiting for the handler. */
@@ -85,22 +86,33 @@ export class ProcessorListener<T extends MetaObject = MetaObject> {
 
   /** Delivers notifications until `signal` aborts; resolves then, even if a handler call never returns. */
   async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      const notification = this.buffer.shift();
-      if (notification === undefined) {
-        await this.wakeup.wait(signal);
-        continue;
-      }
-      try {
-        const result = this.dispatch(notification);
-        if (result && typeof (result as PromiseLike<void>).then === "function") {
-          await untilAborted(result as PromiseLike<void>, signal);
+    if (signal.aborted) return;
+    // One abort listener for the whole run, not one per wait: a wait ends at the next `add` or at abort.
+    const onAbort = () => this.wake?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        const notification = this.buffer.shift();
+        if (notification === undefined) {
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+          this.wake = undefined;
+          continue;
         }
-      } catch (err) {
-        this.reportError(err, `event handler ${notification.type}`);
-      } finally {
-        if (notification.type === "add" && notification.isInInitialList) this.pendingInitial--;
+        try {
+          const result = this.dispatch(notification);
+          if (result && typeof (result as PromiseLike<void>).then === "function") {
+            await untilAborted(result as PromiseLike<void>, signal);
+          }
+        } catch (err) {
+          this.reportError(err, `event handler ${notification.type}`);
+        } finally {
+          if (notification.type === "add" && notification.isInInitialList) this.pendingInitial--;
+        }
       }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
     }
   }
 

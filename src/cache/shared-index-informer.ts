@@ -301,17 +301,28 @@ export class SharedIndexInformer<T extends MetaObject = MetaObject> implements R
     entry.loop = listener.run(entry.stop.signal);
   }
 
-  /** client-go's `processLoop`: pop forever; a burst is drained in batches without an await per key. */
+  /**
+   * client-go's `processLoop`: pop forever; a burst is drained in batches without an await per key. As client-go's
+   * controller does, stopping closes the queue (a waiting pop then returns false): one abort listener for the
+   * whole loop, instead of one added and removed by every pop that waits.
+   */
   private async popLoop(fifo: DeltaFIFO<T>, signal: AbortSignal): Promise<void> {
     const process = (deltas: Delta<T>[], initial: boolean, key: string) =>
       this.handleDeltas(deltas, initial, key);
-    while (!signal.aborted) {
-      try {
-        if (!(await fifo.pop(process, signal))) return;
-        for (let n = 1; n < POP_BATCH && !signal.aborted && fifo.tryPop(process); n++);
-      } catch (err) {
-        this.report(err, "process deltas");
+    if (signal.aborted) return;
+    const closeQueue = () => fifo.close();
+    signal.addEventListener("abort", closeQueue, { once: true });
+    try {
+      while (!signal.aborted) {
+        try {
+          if (!(await fifo.pop(process))) return;
+          for (let n = 1; n < POP_BATCH && !signal.aborted && fifo.tryPop(process); n++);
+        } catch (err) {
+          this.report(err, "process deltas");
+        }
       }
+    } finally {
+      signal.removeEventListener("abort", closeQueue);
     }
   }
 
