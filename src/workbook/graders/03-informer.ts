@@ -1,21 +1,37 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
-import { SharedIndexInformer } from "../../src/cache/index.js";
-import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
-import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import type { MetaObject } from "../../apimachinery/index.js";
+import { SharedIndexInformer } from "../../cache/index.js";
+import { DeletedFinalStateUnknown } from "../../cache/tombstone.js";
+import { BuiltinResources, ListWatch } from "../../client/index.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { gradingCluster, importLab, sleep, withScenario } from "./support/index.js";
 
-type FanOutModule = typeof import("../../solutions/03-informer/fan-out.js");
-type FanOut = InstanceType<FanOutModule["FanOut"]>;
-type Handler = Parameters<FanOut["addHandler"]>[0];
+/** What `labs/03-informer/fan-out.ts` must export (its README): the fan-out half of a shared informer. */
+export interface FanOutModule {
+  FanOut: new <T extends MetaObject>() => FanOut<T>;
+}
+
+/** The learner's fan-out: an upstream informer's handler that keeps a cache and notifies its own handlers. */
+export interface FanOut<T> {
+  onAdd(obj: T, isInInitialList: boolean): void;
+  onUpdate(oldObj: T, newObj: T): void;
+  onDelete(obj: T): void;
+  /** The cached objects. */
+  list(): T[];
+  addHandler(handler: Handler<T>): { pending(): number };
+  stop(): void;
+}
+
+/** A handler of the fan-out (client-go's `ResourceEventHandler`); every method may be async. */
+export interface Handler<T = V1ConfigMap> {
+  onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
+  onDelete?(obj: T): void | Promise<void>;
+}
 
 /** One cluster for every check this worker runs. */
 const cluster = gradingCluster({ prefix: "lab03" });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A handler that logs `add cm-1 v0 (initial)`, `update cm-1 v0->v1`, `delete cm-1`. */
 function recorder(): Handler & { log: string[] } {
@@ -38,7 +54,7 @@ function recorder(): Handler & { log: string[] } {
 /** A namespace, an upstream informer on its ConfigMaps, and the learner's FanOut as that informer's handler. */
 class Scenario {
   readonly core: CoreV1Api;
-  readonly fan: FanOut;
+  readonly fan: FanOut<V1ConfigMap>;
   private readonly informer: SharedIndexInformer<V1ConfigMap>;
 
   private constructor(
@@ -60,7 +76,7 @@ class Scenario {
   }
 
   static async open(dir: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "fan-out.js")).href)) as FanOutModule;
+    const mod = await importLab<FanOutModule>(dir, "fan-out.js");
     const c = await cluster.get();
     const namespace = await cluster.newNamespace("fanout");
     return new Scenario(c, namespace, mod);
@@ -72,7 +88,7 @@ class Scenario {
       throw new Error("upstream never synced");
   }
 
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     this.fan.stop();
     await this.informer.stop();
   }
@@ -105,15 +121,6 @@ class Scenario {
   }
 }
 
-async function withScenario(dir: string, run: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir);
-  try {
-    await run(s);
-  } finally {
-    await s.stop();
-  }
-}
-
 const names = (n: number, prefix = "cm") => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 /** Grader of labs/03-informer: a shared informer's fan-out, graded on what handlers receive from a real watch. */
@@ -126,7 +133,7 @@ export default defineLab({
         hint: "queue each notification for every handler; update the cache before you queue",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const hs = [recorder(), recorder(), recorder()];
             for (const h of hs) s.fan.addHandler(h);
             await s.start();
@@ -165,7 +172,7 @@ export default defineLab({
         hint: "each handler needs its own buffer and its own loop; never await one handler before notifying the next",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const fast = recorder();
             let slowActive = 0;
             let slowOverlap = 0;
@@ -220,7 +227,7 @@ export default defineLab({
         hint: "when a handler is added, fill its buffer with the cache before it joins the fan-out",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             for (const n of names(6)) await s.create(n);
             await s.start();
             await s.upstreamHas(6);
@@ -248,7 +255,7 @@ export default defineLab({
         hint: "onDelete must remove the object from the cache, by namespace/name",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             await s.start();
             for (const n of names(6)) await s.create(n);
             await s.upstreamHas(6);
@@ -289,7 +296,7 @@ export default defineLab({
         hint: "catch what a handler throws, report it, and go on with its next notification",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             let thrown = 0;
             s.fan.addHandler({
               onAdd: () => {
@@ -318,7 +325,7 @@ export default defineLab({
         hint: "pending() is the length of that handler's own buffer",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             let stuckCalls = 0;
             const stuck = s.fan.addHandler({
               onAdd: () => {
@@ -346,7 +353,7 @@ export default defineLab({
         hint: "stop() must end every handler's loop and drop what is still buffered",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const h = recorder();
             s.fan.addHandler(h);
             await s.start();
