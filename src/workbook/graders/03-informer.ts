@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 03-informer: the learner's `FanOut` is the one handler of the package's SharedIndexInformer on a
+ * fresh namespace per check (any backend), and fans out to the grader's recording handlers. Outcomes only: what
+ * each handler received and in what order, whether a slow or stuck handler held up the others, what `pending()`
+ * says. It mirrors client-go's `sharedIndexInformer` and `processorListener` (one buffer and one loop a handler).
+ */
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import type { MetaObject } from "../../apimachinery/index.js";
 import { SharedIndexInformer } from "../../cache/index.js";

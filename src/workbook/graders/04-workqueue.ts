@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 04-workqueue: the learner's `WorkQueue` driven directly, no cluster, backoff on a FakeClock. The
+ * checks hold it to client-go's workqueue guarantees: dedup while queued (dirty), one worker per key (processing),
+ * a key re-added while held runs once more after `done`, per-key exponential backoff, and a shutdown that wakes
+ * every waiting `get()`.
+ */
 import { type Clock, FakeClock } from "../../clock/index.js";
 import { defineLab } from "../grading/index.js";
 import { importLab, sleep } from "./support/index.js";

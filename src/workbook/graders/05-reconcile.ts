@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 05-reconcile: the learner's ConfigSet replica controller runs against a cluster with the workbook's
+ * CRDs (any backend), a fresh namespace per check. Outcomes only: the children the server holds, their
+ * ownerReferences and data, what happens after a failure (a level-triggered controller retries) and how many
+ * reads the controller sends (it reads its cache, as a controller-runtime reconciler reads its client's cache).
+ */
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Cluster } from "../../control-plane/cluster/index.js";
 import { getControllerOf } from "../../meta/index.js";

@@ -1,3 +1,8 @@
+/**
+ * Grader of lab 06-status: the learner's controller reports what it observed in the ConfigSet's status
+ * (observedGeneration, counts, Ready and Degraded conditions), on a cluster with the workbook's CRDs, a fresh namespace per
+ * check. Outcomes only: what a reader of the status sees, as `kubectl wait --for=condition=Ready` would.
+ */
 import { CoreV1Api } from "@kubernetes/client-node";
 import { SharedInformerFactory } from "../../cache/index.js";
 import type { Cluster } from "../../control-plane/cluster/index.js";

@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 07-finalizers: the learner's Bucket controller keeps one bucket of a FakeCloud per Bucket object
+ * and cleans it up behind a finalizer, on a cluster with the workbook's CRDs and a fresh namespace and cloud per
+ * check. Outcomes only: the cloud's buckets, the Bucket's finalizers and status, across restarts and failures,
+ * as a cloud provider's controller is judged (delete the external resource exactly once, then let go).
+ */
 import { isNotFound } from "../../apimachinery/index.js";
 import { FakeClock } from "../../clock/index.js";
 import type { Cluster } from "../../control-plane/cluster/index.js";

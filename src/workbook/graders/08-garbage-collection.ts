@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 08-garbage-collection: the learner's collector is the only garbage collector of the cluster
+ * (embedded with its own off, or envtest without kube-controller-manager), a fresh namespace per check.
+ * Outcomes only: which ConfigMaps outlive their ConfigSet under background, foreground and orphan deletion, as
+ * kube-controller-manager's garbage collector decides it from ownerReferences and finalizers.
+ */
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { isNotFound } from "../../apimachinery/index.js";
 import type { Cluster } from "../../control-plane/cluster/index.js";

@@ -1,3 +1,10 @@
+/**
+ * Grader of lab 09-leader-election: the learner's `LeaseCandidate` against an in-memory Lease store with
+ * kube-apiserver's compare-and-swap rule, on fake clocks, no cluster: acquisition, renewal, takeover after
+ * expiry, clock skew, a hanging renewal, and seeded split-brain trials (support/lease-trials.ts). It holds the
+ * candidate to client-go's `tryAcquireOrRenew` and to the rule that keeps leaders single: stop before others may
+ * take over.
+ */
 import { type Clock, FakeClock } from "../../clock/index.js";
 import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../leaderelection/index.js";
 import { defineLab } from "../grading/index.js";

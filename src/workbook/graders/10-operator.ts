@@ -1,3 +1,9 @@
+/**
+ * Grader of lab 10-operator: replicas of the learner's StaticSite operator run against a cluster with the workbook's
+ * CRDs and a FakeCloud, a fresh namespace per check, some through a proxy of their own (support/replica-proxy.ts)
+ * that counts their requests and can cut them off from their Lease. Outcomes only: the children and buckets, who
+ * reconciled when (one leader at a time, a takeover after a crash), the operator's metrics, no hot loop.
+ */
 import {
   CoordinationV1Api,
   CoreV1Api,
