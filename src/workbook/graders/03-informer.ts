@@ -39,28 +39,47 @@ export interface Handler<T = V1ConfigMap> {
 /** One cluster for every check this worker runs. */
 const cluster = gradingCluster({ prefix: "lab03" });
 
-/** A handler that logs `add cm-1 v0 (initial)`, `update cm-1 v0->v1`, `delete cm-1`. */
+/** How a log line shows a notification: `add cm-1 v0 (initial)`, `update cm-1 v0->v1`, `delete cm-1`. */
+const v = (o: V1ConfigMap) => o.data?.v ?? "?";
+const addLine = (o: V1ConfigMap, initial: boolean) =>
+  `add ${o.metadata?.name} ${v(o)}${initial ? " (initial)" : ""}`;
+const updateLine = (a: V1ConfigMap, b: V1ConfigMap) => `update ${b.metadata?.name} ${v(a)}->${v(b)}`;
+const deleteLine = (o: V1ConfigMap) => `delete ${o.metadata?.name}`;
+
+/** A handler that logs what it receives, one line per call (see {@link addLine}). */
 function recorder(): Handler & { log: string[] } {
   const log: string[] = [];
-  const v = (o: V1ConfigMap) => o.data?.v ?? "?";
   return {
     log,
     onAdd: (o: V1ConfigMap, initial: boolean) => {
-      log.push(`add ${o.metadata?.name} ${v(o)}${initial ? " (initial)" : ""}`);
+      log.push(addLine(o, initial));
     },
     onUpdate: (a: V1ConfigMap, b: V1ConfigMap) => {
-      log.push(`update ${b.metadata?.name} ${v(a)}->${v(b)}`);
+      log.push(updateLine(a, b));
     },
     onDelete: (o: V1ConfigMap) => {
-      log.push(`delete ${o.metadata?.name}`);
+      log.push(deleteLine(o));
     },
   };
+}
+
+/** A promise and the function that resolves it: a handler awaits it to stay busy until the grader says. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 
 /** A namespace, an upstream informer on its ConfigMaps, and the learner's FanOut as that informer's handler. */
 class Scenario {
   readonly core: CoreV1Api;
   readonly fan: FanOut<V1ConfigMap>;
+  /** What the upstream informer has told the fan-out so far, one {@link addLine}-style line per call. */
+  readonly told: string[] = [];
+  /** Called with each notification's line just before the fan-out hears it (to act at an exact moment). */
+  beforeTell?: (line: string) => void;
   private readonly informer: SharedIndexInformer<V1ConfigMap>;
 
   private constructor(
@@ -74,10 +93,21 @@ class Scenario {
       new ListWatch<V1ConfigMap>(c.kubeConfig, BuiltinResources.configMaps, { namespace }),
     );
     const fan = this.fan;
+    const tell = (line: string, deliver: () => void) => {
+      this.beforeTell?.(line);
+      try {
+        deliver();
+      } finally {
+        this.told.push(line);
+      }
+    };
     this.informer.addEventHandler({
-      onAdd: (o, initial) => fan.onAdd(o, initial),
-      onUpdate: (a, b) => fan.onUpdate(a, b),
-      onDelete: (o) => fan.onDelete(o instanceof DeletedFinalStateUnknown ? o.obj! : o),
+      onAdd: (o, initial) => tell(addLine(o, initial), () => fan.onAdd(o, initial)),
+      onUpdate: (a, b) => tell(updateLine(a, b), () => fan.onUpdate(a, b)),
+      onDelete: (d) => {
+        const o = d instanceof DeletedFinalStateUnknown ? d.obj! : d;
+        tell(deleteLine(o), () => fan.onDelete(o));
+      },
     });
   }
 
@@ -117,12 +147,12 @@ class Scenario {
     await this.core.deleteNamespacedConfigMap({ name, namespace: this.namespace });
   }
 
-  /** Waits until the upstream informer's cache holds `n` objects (then the fan-out has been told of them). */
-  async upstreamHas(n: number): Promise<void> {
-    await eventually(() => this.informer.getIndexer().list().length === n, {
+  /** Waits until the upstream informer has told the fan-out each of `lines` (then its calls have returned). */
+  async toldOf(...lines: string[]): Promise<void> {
+    await eventually(() => lines.every((line) => this.told.includes(line)), {
       timeout: 5000,
-      interval: 20,
-      description: `the upstream cache holding ${n} ConfigMaps`,
+      interval: 10,
+      description: `the upstream informer telling the fan-out ${lines.join(", ")}`,
     });
   }
 }
@@ -135,20 +165,23 @@ export default defineLab({
   async checks(dir) {
     return [
       {
-        requirement: "every handler receives every add, update and delete of every object, in order",
-        hint: "queue each notification for every handler; update the cache before you queue",
+        requirement:
+          "every handler receives every add, update and delete of every object, in order, each add with the isInInitialList it came with",
+        hint: "queue each notification for every handler as it arrived: an add keeps the isInInitialList the upstream gave it (true for its first LIST)",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
             const hs = [recorder(), recorder(), recorder()];
             for (const h of hs) s.fan.addHandler(h);
+            // cm-0 and cm-1 arrive with the upstream's initial LIST (isInInitialList true), cm-2, cm-3 live.
+            for (const n of names(2)) await s.create(n);
             await s.start();
-            for (const n of names(4)) await s.create(n);
+            for (const n of names(4).slice(2)) await s.create(n);
             for (const n of names(4)) await s.update(n, "v1");
             for (const n of names(4)) await s.update(n, "v2");
             for (const n of names(2)) await s.remove(n);
             const expected = (n: string, deleted: boolean) => [
-              `add ${n} v0`,
+              `add ${n} v0${n === "cm-0" || n === "cm-1" ? " (initial)" : ""}`,
               `update ${n} v0->v1`,
               `update ${n} v1->v2`,
               ...(deleted ? [`delete ${n}`] : []),
@@ -175,7 +208,7 @@ export default defineLab({
       {
         requirement:
           "a slow or stuck handler does not delay the others, and a slow handler gets its notifications one at a time, in order",
-        hint: "each handler needs its own buffer and its own loop; never await one handler before notifying the next",
+        hint: "give each handler its own buffer and its own loop, which awaits that handler's call before taking its next notification; never make one handler wait for another",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
@@ -229,77 +262,110 @@ export default defineLab({
       },
       {
         requirement:
-          "a handler registered late first receives every cached object as an add with isInInitialList true, then live events",
-        hint: "when a handler is added, fill its buffer with the cache before it joins the fan-out",
+          "a handler registered late, even while notifications arrive, first receives every object cached at that moment as an add with isInInitialList true, then exactly the live events after it",
+        hint: "in one synchronous step, copy the cache into the new handler's buffer (as initial adds) and add it to the fan-out; replay from that copy, never from the live cache or later",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
             for (const n of names(6)) await s.create(n);
             await s.start();
-            await s.upstreamHas(6);
+            await s.toldOf(...names(6).map((n) => `add ${n} v0 (initial)`));
+            // The late handler joins just before the fan-out hears cm-4's update, and stays busy with its first
+            // replayed object until cm-6 has been created and cm-5 deleted: its replay must still be the cache
+            // at registration (cm-4 at v0, cm-5 present, no cm-6), and each of those changes a live event.
             const late = recorder();
-            s.fan.addHandler(late);
-            await eventually(() => late.log.length >= 6, {
-              timeout: 3000,
-              interval: 20,
-              description: "the late handler receiving the 6 cached objects",
-            });
-            const want = names(6).map((n) => `add ${n} v0 (initial)`);
-            if (JSON.stringify([...late.log].sort()) !== JSON.stringify(want.sort()))
-              throw new Error(`the late handler received ${JSON.stringify(late.log)}`);
-            await s.update("cm-3", "v1");
-            await eventually(() => late.log.includes("update cm-3 v0->v1"), {
-              timeout: 3000,
-              interval: 20,
-              description: "the late handler receiving a live update after the replay",
-            });
+            const busy = gate();
+            const lateHandler: Handler = {
+              onAdd: async (o: V1ConfigMap, initial: boolean) => {
+                await busy.opened;
+                late.onAdd?.(o, initial);
+              },
+              onUpdate: late.onUpdate,
+              onDelete: late.onDelete,
+            };
+            let registered = false;
+            s.beforeTell = (line) => {
+              if (registered || line !== "update cm-4 v0->v1") return;
+              registered = true;
+              s.fan.addHandler(lateHandler);
+            };
+            await s.update("cm-4", "v1");
+            await s.toldOf("update cm-4 v0->v1");
+            await s.create("cm-6");
+            await s.remove("cm-5");
+            await s.toldOf("add cm-6 v0", "delete cm-5");
+            busy.open();
+            const replay = names(6).map((n) => `add ${n} v0 (initial)`);
+            const live = ["update cm-4 v0->v1", "add cm-6 v0", "delete cm-5"];
+            await eventually(
+              () => {
+                const got = late.log;
+                const replayed = [...got.slice(0, replay.length)].sort();
+                if (
+                  JSON.stringify(replayed) !== JSON.stringify(replay) ||
+                  JSON.stringify(got.slice(replay.length)) !== JSON.stringify(live)
+                )
+                  throw new Error(
+                    `the late handler received ${JSON.stringify(got)}; expected cm-0..cm-5 at v0 as initial adds (the cache at registration, any order), then ${live.join(", ")}`,
+                  );
+                return true;
+              },
+              { timeout: 3000, interval: 20, description: "the late handler's replay, then its live events" },
+            );
           }),
       },
       {
         requirement:
-          "a deleted object leaves the cache: list() no longer returns it and a late handler never receives it",
-        hint: "onDelete must remove the object from the cache, by namespace/name",
+          "the cache follows every notification: list() returns the newest version of each object and no deleted one, and a late handler's replay is exactly that",
+        hint: "onUpdate stores the new object under its namespace/name key, onDelete removes that key",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
             await s.start();
             for (const n of names(6)) await s.create(n);
-            await s.upstreamHas(6);
+            for (const n of ["cm-2", "cm-3"]) await s.update(n, "v1");
             for (const n of names(2)) await s.remove(n);
-            await s.upstreamHas(4);
+            await s.toldOf("update cm-2 v0->v1", "update cm-3 v0->v1", "delete cm-0", "delete cm-1");
+            const cached = ["cm-2 v1", "cm-3 v1", "cm-4 v0", "cm-5 v0"];
             await eventually(
               () => {
                 const listed = s.fan
                   .list()
-                  .map((o) => o.metadata?.name)
+                  .map((o) => `${o.metadata?.name} ${v(o as V1ConfigMap)}`)
                   .sort();
-                if (listed.join(",") !== names(6).slice(2).join(","))
-                  throw new Error(`list() returns [${listed.join(", ")}] after cm-0 and cm-1 were deleted`);
+                if (listed.join(", ") !== cached.join(", "))
+                  throw new Error(
+                    `list() returns [${listed.join(", ")}] after cm-2, cm-3 were updated to v1 and cm-0, cm-1 deleted; expected [${cached.join(", ")}]`,
+                  );
                 return true;
               },
               {
                 timeout: 3000,
                 interval: 20,
-                description: "the fan-out's cache dropping the deleted objects",
+                description: "the fan-out's cache following updates and deletes",
               },
             );
             const late = recorder();
             s.fan.addHandler(late);
-            await sleep(300);
-            const got = [...late.log].sort();
-            const want = names(6)
-              .slice(2)
-              .map((n) => `add ${n} v0 (initial)`);
-            if (JSON.stringify(got) !== JSON.stringify(want))
+            // A live event after the registration: once it arrives, the replay before it is complete.
+            await s.update("cm-5", "v2");
+            await eventually(() => late.log.includes("update cm-5 v0->v2"), {
+              timeout: 3000,
+              interval: 20,
+              description: "the late handler receiving a live update after its replay",
+            });
+            const replay = late.log.slice(0, late.log.indexOf("update cm-5 v0->v2")).sort();
+            const want = cached.map((c) => `add ${c} (initial)`);
+            if (JSON.stringify(replay) !== JSON.stringify(want))
               throw new Error(
-                `the late handler received ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+                `the late handler's replay was ${JSON.stringify(replay)}, expected ${JSON.stringify(want)}`,
               );
           }),
       },
       {
         requirement:
           "a handler that throws keeps receiving later notifications, and the other handlers are not affected",
-        hint: "catch what a handler throws, report it, and go on with its next notification",
+        hint: "wrap each handler call in its own try/catch: report the error and go on with that handler's next notification",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
@@ -328,7 +394,7 @@ export default defineLab({
       {
         requirement:
           "pending() counts the notifications waiting for a stuck handler, and is 0 for a handler that has caught up",
-        hint: "pending() is the length of that handler's own buffer",
+        hint: "take a notification out of the handler's buffer when its call starts; pending() is what is left in that buffer",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
@@ -355,27 +421,39 @@ export default defineLab({
           }),
       },
       {
-        requirement: "after stop() no handler is called again",
+        requirement: "after stop() no handler is called again, not even with notifications still buffered",
         hint: "stop() must end every handler's loop and drop what is still buffered",
         timeout: 20_000,
         run: () =>
           withScenario(Scenario.open(dir), async (s) => {
-            const h = recorder();
-            s.fan.addHandler(h);
-            await s.start();
-            await s.create("before");
-            await eventually(() => h.log.includes("add before v0"), {
-              timeout: 3000,
-              interval: 20,
-              description: "the handler receiving an add before stop()",
+            const calls: string[] = [];
+            const busy = gate();
+            s.fan.addHandler({
+              onAdd: async (o: V1ConfigMap) => {
+                calls.push(`add ${o.metadata?.name}`);
+                await busy.opened;
+              },
             });
+            await s.start();
+            for (const n of names(3)) await s.create(n);
+            await s.toldOf(...names(3).map((n) => `add ${n} v0`));
+            await eventually(() => calls.length > 0, {
+              timeout: 3000,
+              interval: 10,
+              description: "the handler receiving its first add",
+            });
+            // The handler is busy with its first add; the other two wait in its buffer when stop() comes.
             s.fan.stop();
-            const seen = h.log.length;
-            for (const n of names(3, "after")) await s.create(n);
-            await consistently(() => h.log.length === seen, {
-              duration: 600,
-              interval: 20,
-              description: "no handler call after stop()",
+            const seen = calls.length;
+            busy.open();
+            await s.create("after");
+            await s.toldOf("add after v0");
+            await consistently(() => calls.length === seen, {
+              duration: 300,
+              interval: 10,
+              description: `no handler call after stop() (calls so far: ${seen})`,
+            }).catch((err) => {
+              throw new Error(`${(err as Error).message}; calls: ${calls.join(", ")}`);
             });
           }),
       },
