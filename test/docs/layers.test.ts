@@ -7,7 +7,8 @@
  *   controllers are written with it as kube-controller-manager is written with client-go; the API server imports
  *   only the floor and the clock (kube-apiserver is built on apimachinery, not on client-go's machinery); cluster
  *   starts a server and the built-in controllers and needs nothing else;
- * - the workbook wing (`workbook/`: the course) may import the library and the control plane;
+ * - the workbook wing (`workbook/`: the course) may import the library and the control plane; its lab graders
+ *   (`workbook/graders/`) are loaded by path by `workbook grade`, so nothing imports them;
  * - the tools (`tools/`: cli, bench) may import anything, and nothing imports them;
  * - the root entry point (`src/index.ts`) exports the library and `startCluster`; nothing imports it.
  */
@@ -70,6 +71,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   "workbook/questions": ["apimachinery", "workbook/grading", "workbook/viz"],
   "workbook/fake-cloud": ["clock"],
   "workbook/workbook-api": ["apimachinery", "client", "controller"],
+  // A grader drives the learner's code against a cluster it starts, with the grading checks and the course's CRDs.
+  "workbook/graders": [
+    ...LIBRARY,
+    "control-plane/cluster",
+    "workbook/grading",
+    "workbook/fake-cloud",
+    "workbook/workbook-api",
+  ],
 };
 
 /** Every import that breaks {@link WING_ALLOWED} or {@link ALLOWED}, as `file -> target` lines. */
@@ -100,6 +109,18 @@ describe("layers: imports run downward only", () => {
     expect(areas).toContain("control-plane/apiserver");
     expect(areas).toContain("workbook/viz");
     expect(areas).toContain("tools/cli");
+    expect(areas).toContain("workbook/graders");
+  });
+
+  it("nothing imports the lab graders: `workbook grade` loads each one by path in its worker", () => {
+    const importers = files.flatMap(({ path, text }) =>
+      areaOf(srcRelative(path)) === "workbook/graders"
+        ? []
+        : importsOf(path, text)
+            .filter((target) => areaOf(target) === "workbook/graders")
+            .map((target) => `${relative(src, path)} -> ${target}`),
+    );
+    expect(importers).toEqual([]);
   });
 
   it("every finer rule stays within its wing's rule", () => {

@@ -20,7 +20,9 @@ describe("labs and solutions", () => {
         filesUnder(join(paths.solutions, lab)).filter((f) => f !== "README.md"),
         `solutions/${lab}`,
       ).toEqual(labFiles.filter((f) => f !== "README.md"));
-      expect(existsSync(join(paths.graders, `${lab}.grade.ts`)), `test/labs/${lab}.grade.ts`).toBe(true);
+      const grader = join("src", "workbook", "graders", `${lab}.ts`);
+      expect(existsSync(join(paths.root, grader)), grader).toBe(true);
+      expect(existsSync(join(paths.graders, `${lab}.js`)), `${lab}.js in ${paths.graders}`).toBe(true);
     }
   });
 

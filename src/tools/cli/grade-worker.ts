@@ -1,7 +1,8 @@
 /**
  * The process that runs one lab's checks for `workbook grade` (started by src/tools/cli/grade-supervisor.ts with
- * `fork`): `node grade-worker.js <grader.ts> <lab-dir> <first-check>`. It loads the grader (TypeScript, through
- * the grading module hooks), runs the checks from `first-check` on, and reports each over IPC. A check that
+ * `fork`): `node grade-worker.js <grader> <lab-dir> <first-check>`. It loads the grader (built JavaScript from
+ * dist/workbook/graders/, or a TypeScript fixture through the grading module hooks, which also load the lab's
+ * TypeScript), runs the checks from `first-check` on, and reports each over IPC. A check that
  * times out asynchronously is reported and the worker exits, so the next check starts in a clean process; a
  * check that never yields (a synchronous infinite loop) is stopped by the parent.
  */
@@ -33,7 +34,7 @@ async function teardown(grader: LabGrader): Promise<void> {
 
 async function main(): Promise<void> {
   const [graderFile, dir, fromText] = process.argv.slice(2);
-  if (!graderFile || !dir) throw new Error("usage: grade-worker <grader.ts> <lab-dir> [first-check]");
+  if (!graderFile || !dir) throw new Error("usage: grade-worker <grader> <lab-dir> [first-check]");
   const from = Number(fromText ?? 0);
   for (const event of ["uncaughtException", "unhandledRejection"] as const) {
     process.on(event, (err: unknown) => {

@@ -1,6 +1,7 @@
 /**
  * `workbook grade [--solutions] [--json [file.json]] [lab-filter]` (npm run grade): grades every lab folder
- * `NN-topic/` of labs/ (or solutions/ with --solutions) with its grader `test/labs/NN-topic.grade.ts`, printing one
+ * `NN-topic/` of labs/ (or solutions/ with --solutions) with its grader `src/workbook/graders/NN-topic.ts` (built
+ * to dist/workbook/graders/NN-topic.js, which is what runs), printing one
  * bullet per requirement with a hint under each failure. Each lab's checks run in a supervised worker process
  * (src/tools/cli/grade-supervisor.ts): an endless loop or a hang fails that one check on its timeout and grading goes
  * on. `--json` writes a report a teacher can collect: to the given `.json` file (the text report still prints),
@@ -72,6 +73,14 @@ export function listLabs(dir: string): string[] {
 }
 
 /**
+ * The grader of `lab` in `gradersDir`: `<lab>.js` (a built grader) or else `<lab>.ts` (a grader in TypeScript, as
+ * test fixtures keep them; the worker's module hooks transpile it). Undefined when there is neither.
+ */
+export function graderFile(gradersDir: string, lab: string): string | undefined {
+  return [".js", ".ts"].map((ext) => join(gradersDir, `${lab}${ext}`)).find((file) => existsSync(file));
+}
+
+/**
  * Grades one lab folder with its grader, every check supervised (see the module comment). `env` is the
  * environment of its worker processes (default: this process's).
  */
@@ -81,9 +90,15 @@ export async function gradeLab(
   gradersDir: string,
   env?: NodeJS.ProcessEnv,
 ): Promise<GradeReport> {
-  const file = join(gradersDir, `${lab}.grade.ts`);
-  if (!existsSync(file)) {
-    return brokenLab(lab, "the lab has a grader", `no ${file}`, "graders live in test/labs/<lab>.grade.ts");
+  const file = graderFile(gradersDir, lab);
+  if (!file) {
+    const where = join(gradersDir, `${lab}.js`);
+    return brokenLab(
+      lab,
+      "the lab has a grader",
+      `no ${where}`,
+      "graders live in src/workbook/graders/<lab>.ts",
+    );
   }
   return superviseLab(lab, file, dir, env ? { env } : {});
 }

@@ -32,7 +32,10 @@ export interface WorkbookPaths {
   /** `labs/` and `solutions/`: what `workbook grade` grades. */
   readonly labs: string;
   readonly solutions: string;
-  /** Graders, one `<lab>.grade.ts` per lab. */
+  /**
+   * The built graders, one `<lab>.js` per lab: `dist/workbook/graders/`, compiled from src/workbook/graders/ with
+   * the rest of the package (a checkout runs `npm run build`; an installed package ships them).
+   */
   readonly graders: string;
 }
 
@@ -66,6 +69,6 @@ export function workbookPaths(root: string = projectRoot()): WorkbookPaths {
     notebookRunner: join(root, "src", "tools", "cli", "notebook_runner.py"),
     labs: join(root, "labs"),
     solutions: join(root, "solutions"),
-    graders: join(root, "test", "labs"),
+    graders: join(root, "dist", "workbook", "graders"),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Node module hooks that let `workbook grade` import TypeScript graders and lab code directly (Node 20 cannot
- * strip types). Registered with `module.register` by src/tools/cli/grade.ts only; never imported by the library.
+ * Node module hooks that let `workbook grade` import a lab's TypeScript directly, and graders kept in TypeScript
+ * (the test fixtures'; the lab graders are built), since Node 20 cannot strip types. Registered with
+ * `module.register` by src/tools/cli/grade-worker.ts only; never imported by the library.
  *
  * - resolve: an ESM-style relative import `./controller.js` whose .js does not exist but whose .ts does
  *   resolves to the .ts (the project's import convention, see tsconfig's verbatimModuleSyntax);

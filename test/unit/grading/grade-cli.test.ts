@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listLabs, parseGradeArgs } from "../../../src/tools/cli/grade.js";
+import { graderFile, listLabs, parseGradeArgs } from "../../../src/tools/cli/grade.js";
 import { projectRoot } from "../../../src/tools/cli/workbook-paths.js";
 
 const root = projectRoot();
@@ -49,6 +49,22 @@ describe("workbook grade", { timeout: 60_000 }, () => {
       filter: "02",
     });
     expect(parseGradeArgs(["--json", "02"])).toMatchObject({ json: "-", filter: "02" });
+  });
+
+  it("grades with the built graders by default, and finds a grader as <lab>.js, else <lab>.ts", () => {
+    expect(parseGradeArgs([]).gradersDir).toBe(join(root, "dist", "workbook", "graders"));
+    const built = mkdtempSync(join(tmpdir(), "workbook-graders-"));
+    try {
+      writeFileSync(join(built, "05-x.js"), "");
+      writeFileSync(join(built, "05-x.ts"), "");
+      expect(graderFile(built, "05-x")).toBe(join(built, "05-x.js"));
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
+    expect(graderFile(join(fixtures, "graders"), "01-counter")).toBe(
+      join(fixtures, "graders", "01-counter.ts"),
+    );
+    expect(graderFile(join(fixtures, "graders"), "99-no-grader")).toBeUndefined();
   });
 
   it("exits 2 with a hint on a bad option", () => {

@@ -11,7 +11,7 @@ import {
   TRIAL_LEASE,
   type TrialCandidate,
   type TrialContext,
-} from "../../labs/support/lease-trials.js";
+} from "../../../src/workbook/graders/support/lease-trials.js";
 
 /** One trial candidate: a LeaderElector over the trial's faulty store and skewed clock, restarted after a loss. */
 function electorCandidate(context: TrialContext): TrialCandidate {

@@ -1,20 +1,42 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { type Clock, FakeClock } from "../../src/clock/index.js";
-import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../src/leaderelection/index.js";
-import { defineLab } from "../../src/workbook/grading/index.js";
-import { loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./support/lease-trials.js";
+/**
+ * Grader of lab 09-leader-election: the learner's `LeaseCandidate` against an in-memory Lease store with
+ * kube-apiserver's compare-and-swap rule, on fake clocks, no cluster: acquisition, renewal, takeover after
+ * expiry, clock skew, a hanging renewal, and seeded split-brain trials (support/lease-trials.ts). It holds the
+ * candidate to client-go's `tryAcquireOrRenew` and to the rule that keeps leaders single: stop before others may
+ * take over.
+ */
+import { type Clock, FakeClock } from "../../clock/index.js";
+import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../leaderelection/index.js";
+import { defineLab } from "../grading/index.js";
+import { importLab, loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./support/index.js";
 
-type CandidateModule = typeof import("../../solutions/09-leader-election/lease-candidate.js");
-type Candidate = InstanceType<CandidateModule["LeaseCandidate"]>;
+/** What `labs/09-leader-election/lease-candidate.ts` must export (its README): one candidate of an election. */
+export interface CandidateModule {
+  LeaseCandidate: new (config: CandidateConfig) => Candidate;
+}
+
+/** Everything the grader gives a candidate: its Lease store and Lease, its identity, its timings, its clock. */
+export interface CandidateConfig {
+  store: LeaseEndpoint;
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  clock: Clock;
+}
+
+/** The learner's candidate: one attempt at a time (client-go's `tryAcquireOrRenew`), and what it believes. */
+export interface Candidate {
+  tryAcquireOrRenew(): Promise<boolean>;
+  isLeader(): boolean;
+}
 
 const LEASE_MS = TRIAL_TIMINGS.leaseDurationMs;
 const DEADLINE_MS = TRIAL_TIMINGS.renewDeadlineMs;
 const TRIALS = 200;
 
-async function load(dir: string): Promise<CandidateModule> {
-  return (await import(pathToFileURL(join(dir, "lease-candidate.js")).href)) as CandidateModule;
-}
+const load = (dir: string) => importLab<CandidateModule>(dir, "lease-candidate.js");
 
 /** A world for one check: a fake clock, an in-memory Lease store, and a way to make candidates. */
 function world(mod: CandidateModule) {

@@ -3,17 +3,23 @@
  * faults, so it needs the server's fault injection and request counters whatever WORKBOOK_CLUSTER says), on a
  * fresh namespace per check. Outcomes only: what reached the handler, and what the server counted.
  */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { CoreV1Api } from "@kubernetes/client-node";
-import type { MetaObject } from "../../src/apimachinery/index.js";
-import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { EmbeddedCluster } from "../../src/control-plane/cluster/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import type { MetaObject } from "../../apimachinery/index.js";
+import { BuiltinResources, ListWatch } from "../../client/index.js";
+import type { EmbeddedCluster } from "../../control-plane/cluster/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { gradingCluster, importLab, sleep, withScenario } from "./support/index.js";
 
-type WatcherModule = typeof import("../../solutions/01-watch/watcher.js");
-type Watcher = InstanceType<WatcherModule["ResumingWatcher"]>;
+/** What `labs/01-watch/watcher.ts` must export (its README): a watcher on a ListWatch, reporting to a handler. */
+export interface WatcherModule {
+  ResumingWatcher: new (source: ListWatch, handler: Recorder) => Watcher;
+}
+
+/** The learner's watcher, as the grader drives it: `run()` until `stop()`. */
+export interface Watcher {
+  run(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 /** One embedded cluster per grading worker; its own controllers off, so the counters count only the lab. */
 const cluster = gradingCluster(
@@ -25,7 +31,7 @@ const cluster = gradingCluster(
 );
 
 /** What the learner's watcher handed to its handler. */
-class Recorder {
+export class Recorder {
   readonly lists: Array<{ names: string[]; resourceVersion: string }> = [];
   readonly events: string[] = [];
 
@@ -66,7 +72,7 @@ class Scenario {
   ) {}
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "watcher.js")).href)) as WatcherModule;
+    const mod = await importLab<WatcherModule>(dir, "watcher.js");
     const c = await cluster.get();
     c.instruments.faults.clear();
     const namespace = await cluster.newNamespace(label);
@@ -186,18 +192,6 @@ class Scenario {
   }
 }
 
-/** Runs `body` in a fresh scenario and always cleans up. */
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export default defineLab({
   title: "a watcher that resumes, and relists only on 410",
   checks: (dir) => [
@@ -207,7 +201,7 @@ export default defineLab({
       hint: "LIST first and call handler.onList(items, list.metadata.resourceVersion); then WATCH from that version",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "basic", async (s) => {
+        withScenario(Scenario.open(dir, "basic"), async (s) => {
           for (const n of ["a", "b", "c"]) await s.create(n);
           s.start();
           await s.synced();
@@ -226,7 +220,7 @@ export default defineLab({
       hint: "a watch that ends cleanly is resumed with the resourceVersion of the last event, not with a LIST",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "drop", async (s) => {
+        withScenario(Scenario.open(dir, "drop"), async (s) => {
           for (let i = 0; i < 5; i++) await s.create(`x${i}`);
           s.start();
           await s.synced();
@@ -252,7 +246,7 @@ export default defineLab({
       hint: 'isExpired(err) on the watch means: LIST again (resourceVersion ""), call onList, watch from there',
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "gone", async (s) => {
+        withScenario(Scenario.open(dir, "gone"), async (s) => {
           for (let i = 0; i < 4; i++) await s.create(`g${i}`);
           s.start();
           await s.synced();
@@ -285,7 +279,7 @@ export default defineLab({
       hint: "remember the resourceVersion of every event you pass on; resume from the last one",
       timeout: 20_000,
       run: () =>
-        withScenario(dir, "cut", async (s) => {
+        withScenario(Scenario.open(dir, "cut"), async (s) => {
           await s.create("h");
           s.start();
           await s.synced();
@@ -306,7 +300,7 @@ export default defineLab({
       hint: "after a failure wait before retrying, longer each time (e.g. 200 ms doubling)",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "retry", async (s) => {
+        withScenario(Scenario.open(dir, "retry"), async (s) => {
           await s.create("r");
           s.metrics.reset();
           s.faults.failNext("list", 100_000, 500, "configmaps");
@@ -326,7 +320,7 @@ export default defineLab({
       hint: "give list/watch an AbortSignal and abort it in stop(); run() must then return",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "stop", async (s) => {
+        withScenario(Scenario.open(dir, "stop"), async (s) => {
           await s.create("s");
           s.start();
           await s.synced();

@@ -1,21 +1,43 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+/**
+ * Grader of lab 03-informer: the learner's `FanOut` is the one handler of the package's SharedIndexInformer on a
+ * fresh namespace per check (any backend), and fans out to the grader's recording handlers. Outcomes only: what
+ * each handler received and in what order, whether a slow or stuck handler held up the others, what `pending()`
+ * says. It mirrors client-go's `sharedIndexInformer` and `processorListener` (one buffer and one loop a handler).
+ */
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
-import { SharedIndexInformer } from "../../src/cache/index.js";
-import { DeletedFinalStateUnknown } from "../../src/cache/tombstone.js";
-import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import type { MetaObject } from "../../apimachinery/index.js";
+import { SharedIndexInformer } from "../../cache/index.js";
+import { DeletedFinalStateUnknown } from "../../cache/tombstone.js";
+import { BuiltinResources, ListWatch } from "../../client/index.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { gradingCluster, importLab, sleep, withScenario } from "./support/index.js";
 
-type FanOutModule = typeof import("../../solutions/03-informer/fan-out.js");
-type FanOut = InstanceType<FanOutModule["FanOut"]>;
-type Handler = Parameters<FanOut["addHandler"]>[0];
+/** What `labs/03-informer/fan-out.ts` must export (its README): the fan-out half of a shared informer. */
+export interface FanOutModule {
+  FanOut: new <T extends MetaObject>() => FanOut<T>;
+}
+
+/** The learner's fan-out: an upstream informer's handler that keeps a cache and notifies its own handlers. */
+export interface FanOut<T> {
+  onAdd(obj: T, isInInitialList: boolean): void;
+  onUpdate(oldObj: T, newObj: T): void;
+  onDelete(obj: T): void;
+  /** The cached objects. */
+  list(): T[];
+  addHandler(handler: Handler<T>): { pending(): number };
+  stop(): void;
+}
+
+/** A handler of the fan-out (client-go's `ResourceEventHandler`); every method may be async. */
+export interface Handler<T = V1ConfigMap> {
+  onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
+  onDelete?(obj: T): void | Promise<void>;
+}
 
 /** One cluster for every check this worker runs. */
 const cluster = gradingCluster({ prefix: "lab03" });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How a log line shows a notification: `add cm-1 v0 (initial)`, `update cm-1 v0->v1`, `delete cm-1`. */
 const v = (o: V1ConfigMap) => o.data?.v ?? "?";
@@ -53,7 +75,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 /** A namespace, an upstream informer on its ConfigMaps, and the learner's FanOut as that informer's handler. */
 class Scenario {
   readonly core: CoreV1Api;
-  readonly fan: FanOut;
+  readonly fan: FanOut<V1ConfigMap>;
   /** What the upstream informer has told the fan-out so far, one {@link addLine}-style line per call. */
   readonly told: string[] = [];
   /** Called with each notification's line just before the fan-out hears it (to act at an exact moment). */
@@ -90,7 +112,7 @@ class Scenario {
   }
 
   static async open(dir: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "fan-out.js")).href)) as FanOutModule;
+    const mod = await importLab<FanOutModule>(dir, "fan-out.js");
     const c = await cluster.get();
     const namespace = await cluster.newNamespace("fanout");
     return new Scenario(c, namespace, mod);
@@ -102,7 +124,7 @@ class Scenario {
       throw new Error("upstream never synced");
   }
 
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     this.fan.stop();
     await this.informer.stop();
   }
@@ -135,15 +157,6 @@ class Scenario {
   }
 }
 
-async function withScenario(dir: string, run: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir);
-  try {
-    await run(s);
-  } finally {
-    await s.stop();
-  }
-}
-
 const names = (n: number, prefix = "cm") => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 /** Grader of labs/03-informer: a shared informer's fan-out, graded on what handlers receive from a real watch. */
@@ -157,7 +170,7 @@ export default defineLab({
         hint: "queue each notification for every handler as it arrived: an add keeps the isInInitialList the upstream gave it (true for its first LIST)",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const hs = [recorder(), recorder(), recorder()];
             for (const h of hs) s.fan.addHandler(h);
             // cm-0 and cm-1 arrive with the upstream's initial LIST (isInInitialList true), cm-2, cm-3 live.
@@ -198,7 +211,7 @@ export default defineLab({
         hint: "give each handler its own buffer and its own loop, which awaits that handler's call before taking its next notification; never make one handler wait for another",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const fast = recorder();
             let slowActive = 0;
             let slowOverlap = 0;
@@ -253,7 +266,7 @@ export default defineLab({
         hint: "in one synchronous step, copy the cache into the new handler's buffer (as initial adds) and add it to the fan-out; replay from that copy, never from the live cache or later",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             for (const n of names(6)) await s.create(n);
             await s.start();
             await s.toldOf(...names(6).map((n) => `add ${n} v0 (initial)`));
@@ -307,7 +320,7 @@ export default defineLab({
         hint: "onUpdate stores the new object under its namespace/name key, onDelete removes that key",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             await s.start();
             for (const n of names(6)) await s.create(n);
             for (const n of ["cm-2", "cm-3"]) await s.update(n, "v1");
@@ -355,7 +368,7 @@ export default defineLab({
         hint: "wrap each handler call in its own try/catch: report the error and go on with that handler's next notification",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             let thrown = 0;
             s.fan.addHandler({
               onAdd: () => {
@@ -384,7 +397,7 @@ export default defineLab({
         hint: "take a notification out of the handler's buffer when its call starts; pending() is what is left in that buffer",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             let stuckCalls = 0;
             const stuck = s.fan.addHandler({
               onAdd: () => {
@@ -412,7 +425,7 @@ export default defineLab({
         hint: "stop() must end every handler's loop and drop what is still buffered",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, async (s) => {
+          withScenario(Scenario.open(dir), async (s) => {
             const calls: string[] = [];
             const busy = gate();
             s.fan.addHandler({

@@ -1,26 +1,37 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+/**
+ * Grader of lab 06-status: the learner's controller reports what it observed in the ConfigSet's status
+ * (observedGeneration, counts, Ready and Degraded conditions), on a cluster with the workbook's CRDs, a fresh namespace per
+ * check. Outcomes only: what a reader of the status sees, as `kubectl wait --for=condition=Ready` would.
+ */
 import { CoreV1Api } from "@kubernetes/client-node";
-import { SharedInformerFactory } from "../../src/cache/index.js";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { findStatusCondition } from "../../src/controller/index.js";
-import { getControllerOf } from "../../src/meta/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
+import { SharedInformerFactory } from "../../cache/index.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { findStatusCondition } from "../../controller/index.js";
+import { getControllerOf } from "../../meta/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
 import {
   CONFIGSET_LABEL,
   type ConfigSet,
   configSetClient,
   WorkbookResources,
-} from "../../src/workbook/workbook-api/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+} from "../workbook-api/index.js";
+import {
+  gradingCluster,
+  importLab,
+  type LabController,
+  type LabControllerOptions,
+  sleep,
+  withScenario,
+} from "./support/index.js";
 
-type ControllerModule = typeof import("../../solutions/06-status/controller.js");
-type Instance = ReturnType<ControllerModule["createStatusController"]>;
+/** What `labs/06-status/controller.ts` must export (its README): a factory of the status-writing controller. */
+export interface ControllerModule {
+  createStatusController(options: LabControllerOptions): LabController;
+}
+type Instance = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long a controller whose status is not reported yet may do nothing before the outcome is decided. */
 const QUIET_MS = 3000;
@@ -42,7 +53,7 @@ class Scenario {
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
+    const mod = await importLab<ControllerModule>(dir, "controller.js");
     const c = await cluster.get();
     c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
@@ -136,16 +147,6 @@ function statusProblem(cs: ConfigSet, children: number): string | undefined {
   return undefined;
 }
 
-/** Runs `body` in a fresh scenario and always stops the controllers. */
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
 /** Writes to ConfigSets' /status the embedded server answered so far. */
 function statusWrites(c: Cluster): number | undefined {
   const m = c.instruments?.metrics.snapshot();
@@ -179,7 +180,7 @@ export default defineLab({
         hint: "compute the whole status from the observation, with observedGeneration = the metadata.generation of the object you acted on, and write it with updateStatus (the /status subresource)",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "converged", async (s) => {
+          withScenario(Scenario.open(dir, "converged"), async (s) => {
             await s.startController();
             await s.createSet("web", 3);
             await s.waitReported("web");
@@ -194,7 +195,7 @@ export default defineLab({
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "observe", async (s) => {
+          withScenario(Scenario.open(dir, "observe"), async (s) => {
             await s.startController();
             await s.core.createNamespacedConfigMap({
               namespace: s.namespace,
@@ -237,7 +238,7 @@ export default defineLab({
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "failure", async (s) => {
+          withScenario(Scenario.open(dir, "failure"), async (s) => {
             await s.startController();
             const faults = s.cluster.instruments?.faults;
             faults?.failNext("create", 1000, 500, "configmaps");
@@ -278,7 +279,7 @@ export default defineLab({
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "conflict", async (s) => {
+          withScenario(Scenario.open(dir, "conflict"), async (s) => {
             await s.startController();
             await s.createSet("web", 2);
             await s.waitReported("web");
@@ -296,7 +297,7 @@ export default defineLab({
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "writes", async (s) => {
+          withScenario(Scenario.open(dir, "writes"), async (s) => {
             // Watch the ConfigSet as a client would: every status write that changed something is one update.
             const factory = new SharedInformerFactory(s.cluster.kubeConfig, {
               namespace: s.namespace,
@@ -339,7 +340,7 @@ export default defineLab({
         needs: [REPORTS],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "hotloop", async (s) => {
+          withScenario(Scenario.open(dir, "hotloop"), async (s) => {
             await s.startController();
             await s.createSet("web", 2);
             await s.waitReported("web");

@@ -1,11 +1,30 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { FakeClock } from "../../src/clock/index.js";
-import { defineLab } from "../../src/workbook/grading/index.js";
+/**
+ * Grader of lab 04-workqueue: the learner's `WorkQueue` driven directly, no cluster, backoff on a FakeClock. The
+ * checks hold it to client-go's workqueue guarantees: dedup while queued (dirty), one worker per key (processing),
+ * a key re-added while held runs once more after `done`, per-key exponential backoff, and a shutdown that wakes
+ * every waiting `get()`.
+ */
+import { type Clock, FakeClock } from "../../clock/index.js";
+import { defineLab } from "../grading/index.js";
+import { importLab, sleep } from "./support/index.js";
 
-type QueueModule = typeof import("../../solutions/04-workqueue/workqueue.js");
+/** What `labs/04-workqueue/workqueue.ts` must export (its README): a workqueue of keys. */
+export interface QueueModule {
+  WorkQueue: new <T>(options?: { clock?: Clock; baseDelayMs?: number; maxDelayMs?: number }) => WorkQueue<T>;
+}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The learner's queue, as the grader drives it (client-go's rate-limiting workqueue, in small). */
+export interface WorkQueue<T> {
+  add(key: T): void;
+  get(): Promise<{ item: T; shutdown: false } | { item: undefined; shutdown: true }>;
+  done(key: T): void;
+  len(): number;
+  addRateLimited(key: T): void;
+  forget(key: T): void;
+  numRequeues(key: T): number;
+  shutDown(): void;
+}
+
 const TIMEOUT = Symbol("timeout");
 
 /**
@@ -21,9 +40,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT>
   return Promise.race([p, timeout]);
 }
 
-async function load(dir: string): Promise<QueueModule> {
-  return (await import(pathToFileURL(join(dir, "workqueue.js")).href)) as QueueModule;
-}
+const load = (dir: string) => importLab<QueueModule>(dir, "workqueue.js");
 
 /** Grader of labs/04-workqueue: dedup, one worker per key, re-add while held, backoff on a fake clock. */
 export default defineLab({

@@ -1,15 +1,28 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+/**
+ * Grader of lab 08-garbage-collection: the learner's collector is the only garbage collector of the cluster
+ * (embedded with its own off, or envtest without kube-controller-manager), a fresh namespace per check.
+ * Outcomes only: which ConfigMaps outlive their ConfigSet under background, foreground and orphan deletion, as
+ * kube-controller-manager's garbage collector decides it from ownerReferences and finalizers.
+ */
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
-import { isNotFound } from "../../src/apimachinery/index.js";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { ownerReferenceTo } from "../../src/meta/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import { isNotFound } from "../../apimachinery/index.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { ownerReferenceTo } from "../../meta/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { type ConfigSet, configSetClient } from "../workbook-api/index.js";
+import {
+  gradingCluster,
+  importLab,
+  type LabController,
+  type LabControllerOptions,
+  withScenario,
+} from "./support/index.js";
 
-type CollectorModule = typeof import("../../solutions/08-garbage-collection/collector.js");
-type Collector = ReturnType<CollectorModule["createCollector"]>;
+/** What `labs/08-garbage-collection/collector.ts` must export (its README): a factory of the collector. */
+export interface CollectorModule {
+  createCollector(options: Omit<LabControllerOptions, "onReconcile">): LabController;
+}
+type Collector = LabController;
 
 const HOLD = "example.com/hold";
 const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
@@ -53,7 +66,7 @@ class Scenario {
   ) {}
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "collector.js")).href)) as CollectorModule;
+    const mod = await importLab<CollectorModule>(dir, "collector.js");
     const c = await cluster.get();
     refuseWholeCluster(c);
     c.instruments?.faults.clear(); // every check starts with clean faults
@@ -155,15 +168,6 @@ class Scenario {
   }
 }
 
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
 /** Grader of labs/08-garbage-collection: background, foreground and orphan for ConfigSets, collector off. */
 export default defineLab({
   title: "a garbage collector for ConfigSets",
@@ -175,7 +179,7 @@ export default defineLab({
         hint: "in reconcileChild, GET each ConfigSet the child references; when none exists, delete the child",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "background", async (s) => {
+          withScenario(Scenario.open(dir, "background"), async (s) => {
             await s.family("web", [{}, {}]);
             await s.family("api", [{}]);
             await s.sets.delete(s.namespace, "web", { propagationPolicy: "Background" });
@@ -192,7 +196,7 @@ export default defineLab({
         hint: "a child is garbage only when none of the ConfigSets it references exists (by uid): check every ownerReference, not only the controller one (kube's collector then just drops the dangling reference)",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "shared-child", async (s) => {
+          withScenario(Scenario.open(dir, "shared-child"), async (s) => {
             const keeper = await s.sets.create({
               metadata: { name: "keeper", namespace: s.namespace },
               spec: { replicas: 0 },
@@ -228,7 +232,7 @@ export default defineLab({
         hint: "compare the uid of the ConfigSet you GET with the uid in the reference: same name, other uid = gone",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "uid", async (s) => {
+          withScenario(Scenario.open(dir, "uid"), async (s) => {
             const live = await s.sets.create({
               metadata: { name: "web", namespace: s.namespace },
               spec: { replicas: 0 },
@@ -263,7 +267,7 @@ export default defineLab({
         hint: "delete the children first; remove foregroundDeletion only when no child with blockOwnerDeletion is left",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "foreground", async (s) => {
+          withScenario(Scenario.open(dir, "foreground"), async (s) => {
             await s.family("db", [{ hold: true }, {}]);
             await s.sets.delete(s.namespace, "db", { propagationPolicy: "Foreground" });
             await s.until("db-1 deleted and db-0 Terminating", async () => {
@@ -288,7 +292,7 @@ export default defineLab({
         hint: "only references with blockOwnerDeletion: true hold the owner; others are deleted but not waited for",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "nonblocking", async (s) => {
+          withScenario(Scenario.open(dir, "nonblocking"), async (s) => {
             await s.family("cache", [{ hold: true, block: false }]);
             await s.sets.delete(s.namespace, "cache", { propagationPolicy: "Foreground" });
             await s.until("cache gone", async () =>
@@ -304,7 +308,7 @@ export default defineLab({
         hint: "remove the owner's reference from each child first, then the orphan finalizer from the owner",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "orphan", async (s) => {
+          withScenario(Scenario.open(dir, "orphan"), async (s) => {
             const owner = await s.family("logs", [{}, {}]);
             const before = (await Promise.all(["logs-0", "logs-1"].map((n) => s.child(n)))).map(
               (c) => c?.metadata?.uid,
@@ -328,7 +332,7 @@ export default defineLab({
         hint: "filter out only the references whose uid is the deleted owner's",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "second-owner", async (s) => {
+          withScenario(Scenario.open(dir, "second-owner"), async (s) => {
             const keeper = await s.sets.create({
               metadata: { name: "keeper", namespace: s.namespace },
               spec: { replicas: 0 },

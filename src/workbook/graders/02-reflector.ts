@@ -3,18 +3,26 @@
  * embedded API server (the 410 check needs its fault injection, whatever WORKBOOK_CLUSTER says), one fresh
  * namespace per check. Outcomes only: what `get`, `list` and `byIndex` answer compared with the server's truth.
  */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import type { MetaObject } from "../../src/apimachinery/index.js";
-import { Reflector } from "../../src/cache/index.js";
-import { BuiltinResources, ListWatch } from "../../src/client/index.js";
-import type { EmbeddedCluster } from "../../src/control-plane/cluster/index.js";
-import { defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import type { MetaObject } from "../../apimachinery/index.js";
+import { Reflector } from "../../cache/index.js";
+import type { ReflectorStore } from "../../cache/store.js";
+import { BuiltinResources, ListWatch } from "../../client/index.js";
+import type { EmbeddedCluster } from "../../control-plane/cluster/index.js";
+import { defineLab, eventually } from "../grading/index.js";
+import { gradingCluster, importLab, sleep, withScenario } from "./support/index.js";
 
-type StoreModule = typeof import("../../solutions/02-reflector/store.js");
-type Store = InstanceType<StoreModule["IndexedStore"]>;
+/** What `labs/02-reflector/store.ts` must export (its README): a store with named index functions. */
+export interface StoreModule {
+  IndexedStore: new (indexers: Record<string, (obj: MetaObject) => string[]>) => Store;
+}
+
+/** The learner's store: what the Reflector writes into, and what a controller reads. */
+export interface Store extends ReflectorStore<MetaObject> {
+  get(key: string): MetaObject | undefined;
+  list(): MetaObject[];
+  byIndex(indexName: string, value: string): MetaObject[];
+}
 
 /** The annotation the grader's index reads: a comma-separated list of teams. */
 const TEAMS = "workbook.dev/teams";
@@ -49,7 +57,7 @@ class Scenario {
   ) {}
 
   static async open(dir: string, label: string, seed: Record<string, string>): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "store.js")).href)) as StoreModule;
+    const mod = await importLab<StoreModule>(dir, "store.js");
     const c = await cluster.get();
     c.instruments.faults.clear();
     const namespace = await cluster.newNamespace(label);
@@ -173,22 +181,6 @@ function safe<T>(read: () => T, fallback: T): T {
   }
 }
 
-async function withScenario(
-  dir: string,
-  label: string,
-  seed: Record<string, string>,
-  body: (s: Scenario) => Promise<void>,
-): Promise<void> {
-  const s = await Scenario.open(dir, label, seed);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export default defineLab({
   title: "a store with an index, filled by a reflector",
   checks: (dir) => [
@@ -198,7 +190,7 @@ export default defineLab({
       hint: "replace(list) is the first thing the reflector calls: store each object under keyOf(obj)",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "list", { a: "red", b: "blue", c: "red" }, async (s) => {
+        withScenario(Scenario.open(dir, "list", { a: "red", b: "blue", c: "red" }), async (s) => {
           await s.expectInStep("after the first LIST");
           for (const name of ["a", "b", "c"]) {
             const got = safe(() => s.store.get(s.key(name)), undefined);
@@ -212,7 +204,7 @@ export default defineLab({
       hint: "add and update store the new object; delete removes it",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "watch", { a: "red" }, async (s) => {
+        withScenario(Scenario.open(dir, "watch", { a: "red" }), async (s) => {
           await s.create("b", "blue");
           await s.expectInStep("after a create");
           await s.update("a", "blue");
@@ -228,7 +220,7 @@ export default defineLab({
       hint: "delete must also take the key out of every index value the object was filed under (when the failure is from before the delete, the object was never filed under all its values)",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "delete", { a: "red,blue", b: "red" }, async (s) => {
+        withScenario(Scenario.open(dir, "delete", { a: "red,blue", b: "red" }), async (s) => {
           await s.expectTeam("blue", ["a"]).catch((err: Error) => {
             throw new Error(`before the delete: ${err.message}`);
           });
@@ -244,7 +236,7 @@ export default defineLab({
       hint: "replace() sets the whole content: whatever the new LIST does not hold must go, index entries too",
       timeout: 20_000,
       run: () =>
-        withScenario(dir, "gone", { a: "red", b: "red", c: "blue" }, async (s) => {
+        withScenario(Scenario.open(dir, "gone", { a: "red", b: "red", c: "blue" }), async (s) => {
           await s.expectTeam("red", ["a", "b"]);
           const relists = s.reflector.stats().lists;
           // Hold new watches back, drop the open one, delete while no watch is open, forget the history.
@@ -272,7 +264,7 @@ export default defineLab({
       hint: "on update, remove the key from the values the OLD object had before adding the new ones",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "move", { a: "red", b: "red,green" }, async (s) => {
+        withScenario(Scenario.open(dir, "move", { a: "red", b: "red,green" }), async (s) => {
           await s.expectTeam("red", ["a", "b"]);
           await s.update("a", "blue");
           await s.expectTeam("blue", ["a"]);
@@ -288,7 +280,7 @@ export default defineLab({
       hint: "an index function returns a list: file the key under every value in it",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "multi", { a: "red,blue,green", b: "blue" }, async (s) => {
+        withScenario(Scenario.open(dir, "multi", { a: "red,blue,green", b: "blue" }), async (s) => {
           await s.expectTeam("red", ["a"]);
           await s.expectTeam("blue", ["a", "b"]);
           await s.expectTeam("green", ["a"]);
@@ -303,18 +295,21 @@ export default defineLab({
       hint: "keep value -> set of keys up to date in add, update, delete and replace, and let byIndex look the value up there: scanning every object and calling the index function costs a pass over the whole cache per lookup",
       timeout: 15_000,
       run: () =>
-        withScenario(dir, "lookup", { a: "red", b: "blue", c: "red", d: "green", e: "red" }, async (s) => {
-          await s.expectTeam("red", ["a", "c", "e"]);
-          await s.expectTeam("blue", ["b"]);
-          // byIndex is synchronous: the reflector cannot write in between, so every call counted is byIndex's.
-          const before = indexCalls;
-          for (const team of ["red", "blue", "green", "nobody"]) s.team(team);
-          const calls = indexCalls - before;
-          if (calls > 0)
-            throw new Error(
-              `four byIndex lookups called the index function ${calls} times (the store holds 5 objects): byIndex scans the objects instead of reading the index`,
-            );
-        }),
+        withScenario(
+          Scenario.open(dir, "lookup", { a: "red", b: "blue", c: "red", d: "green", e: "red" }),
+          async (s) => {
+            await s.expectTeam("red", ["a", "c", "e"]);
+            await s.expectTeam("blue", ["b"]);
+            // byIndex is synchronous: the reflector cannot write in between, so every call counted is byIndex's.
+            const before = indexCalls;
+            for (const team of ["red", "blue", "green", "nobody"]) s.team(team);
+            const calls = indexCalls - before;
+            if (calls > 0)
+              throw new Error(
+                `four byIndex lookups called the index function ${calls} times (the store holds 5 objects): byIndex scans the objects instead of reading the index`,
+              );
+          },
+        ),
     },
   ],
   teardown: () => cluster.stop(),

@@ -1,5 +1,9 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+/**
+ * Grader of lab 10-operator: replicas of the learner's StaticSite operator run against a cluster with the workbook's
+ * CRDs and a FakeCloud, a fresh namespace per check, some through a proxy of their own (support/replica-proxy.ts)
+ * that counts their requests and can cut them off from their Lease. Outcomes only: the children and buckets, who
+ * reconciled when (one leader at a time, a takeover after a crash), the operator's metrics, no hot loop.
+ */
 import {
   CoordinationV1Api,
   CoreV1Api,
@@ -7,22 +11,54 @@ import {
   type KubeConfig,
   type V1ConfigMap,
 } from "@kubernetes/client-node";
-import { getControllerOf } from "../../src/meta/index.js";
-import { FakeCloud } from "../../src/workbook/fake-cloud/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import {
-  STATIC_SITE_FINALIZER,
-  STATIC_SITE_LABEL,
-  type StaticSite,
-} from "../../src/workbook/workbook-api/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
-import { ReplicaProxy } from "./support/replica-proxy.js";
+import { getControllerOf } from "../../meta/index.js";
+import { FakeCloud } from "../fake-cloud/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { STATIC_SITE_FINALIZER, STATIC_SITE_LABEL, type StaticSite } from "../workbook-api/index.js";
+import { gradingCluster, importLab, ReplicaProxy, withScenario } from "./support/index.js";
 
-type OperatorModule = typeof import("../../solutions/10-operator/operator.js");
-type Replica = ReturnType<OperatorModule["createOperator"]>;
-type ReconcileRecord = Parameters<
-  NonNullable<Parameters<OperatorModule["createOperator"]>[0]["onReconcile"]>
->[0];
+/** What `labs/10-operator/operator.ts` must export (its README): a factory of one replica of the operator. */
+export interface OperatorModule {
+  createOperator(options: OperatorOptions): Replica;
+}
+
+/** How the grader builds a replica: every replica of one operator shares namespace, cloud and Lease. */
+export interface OperatorOptions {
+  kubeConfig: KubeConfig;
+  namespace: string;
+  identity: string;
+  cloud: FakeCloud;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  onReconcile?: (record: ReconcileRecord) => void;
+}
+
+/** One reconcile, as the replica that ran it reported it (ms since the epoch): how the grader sees who acts. */
+export interface ReconcileRecord {
+  identity: string;
+  key: string;
+  startedAt: number;
+  endedAt: number;
+  error?: string;
+}
+
+/** A running replica: `stop()` is a graceful shutdown (the Lease released), `crash()` a kill -9. */
+export interface Replica {
+  readonly identity: string;
+  start(): Promise<void>;
+  isLeader(): boolean;
+  /** The operator's own metrics (workqueue_depth, reconciles and errors, workqueue_retries_total, durations). */
+  metrics(): {
+    queueDepth: number;
+    reconciles: number;
+    errors: number;
+    retries: number;
+    reconcileSeconds: { count: number; sum: number; max: number };
+  };
+  stop(): Promise<void>;
+  crash(): Promise<void>;
+}
 
 const group = "workbook.dev";
 const version = "v1alpha1";
@@ -50,7 +86,7 @@ class Scenario {
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "operator.js")).href)) as OperatorModule;
+    const mod = await importLab<OperatorModule>(dir, "operator.js");
     const c = await cluster.get();
     c.instruments?.faults.clear(); // every check starts with clean faults
     const namespace = await cluster.newNamespace(label);
@@ -197,16 +233,6 @@ class Scenario {
   }
 }
 
-/** Runs `body` in a fresh scenario and always cleans up. */
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
 /** Pairs of reconciles by different replicas that overlapped in time. */
 function overlaps(records: readonly ReconcileRecord[]): string[] {
   const found: string[] = [];
@@ -230,7 +256,7 @@ export default defineLab({
         hint: "reconcile in order: finalizer, bucket (getBucket, createBucket when missing), children, then status",
         timeout: 40_000, // the first check also starts the cluster
         run: () =>
-          withScenario(dir, "converge", async (s) => {
+          withScenario(Scenario.open(dir, "converge"), async (s) => {
             await s.startReplica("op-a");
             await s.createSite("web", 3, "<h1>v1</h1>");
             await s.waitConverged("web", 3, "<h1>v1</h1>");
@@ -242,7 +268,7 @@ export default defineLab({
         hint: "list the children from the cache by label and owner, then create the missing, update the changed and delete the extra ones; a child's event must queue its owner's key (its controller ownerReference), or a changed or deleted child waits for the site's next change",
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "scale", async (s) => {
+          withScenario(Scenario.open(dir, "scale"), async (s) => {
             await s.startReplica("op-a");
             await s.createSite("web", 2, "v1");
             await s.waitConverged("web", 2, "v1");
@@ -268,7 +294,7 @@ export default defineLab({
         hint: "a child whose data differs is updated (replace or patch it), never deleted and created again; delete only the children beyond spec.replicas",
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "in-place", async (s) => {
+          withScenario(Scenario.open(dir, "in-place"), async (s) => {
             await s.startReplica("op-a");
             await s.createSite("web", 3, "v1");
             await s.waitConverged("web", 3, "v1");
@@ -315,7 +341,7 @@ export default defineLab({
         hint: "read the site and its children from the listers (deps.sites, deps.children), never with a GET or LIST per reconcile: the informers already hold them",
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "cache-reads", async (s) => {
+          withScenario(Scenario.open(dir, "cache-reads"), async (s) => {
             await s.startReplica("op-a", true);
             const synced = s.reads("op-a"); // the informers' first LISTs
             await s.createSite("web", 2, "v1");
@@ -337,7 +363,7 @@ export default defineLab({
         hint: "run the controller only inside onStartedLeading, and stop it when its signal aborts",
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "failover", async (s) => {
+          withScenario(Scenario.open(dir, "failover"), async (s) => {
             const a = await s.startReplica("op-a");
             const b = await s.startReplica("op-b");
             let both = 0;
@@ -391,7 +417,7 @@ export default defineLab({
         hint: "tie the controller to leadership: run it with the signal onStartedLeading gives you and let every reconcile stop when it aborts; onStoppedLeading alone does not stop workers",
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "lease-cut", async (s) => {
+          withScenario(Scenario.open(dir, "lease-cut"), async (s) => {
             const a = await s.startReplica("op-a", true);
             await s.createSite("web", 2, "v1");
             await s.waitConverged("web", 2, "v1");
@@ -426,7 +452,7 @@ export default defineLab({
         hint: "on a site with deletionTimestamp: deleteBucket (a missing bucket counts as deleted), and remove the finalizer only after it succeeded",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "finalizer", async (s) => {
+          withScenario(Scenario.open(dir, "finalizer"), async (s) => {
             await s.startReplica("op-a");
             await s.createSite("web", 1, "v1");
             await s.waitConverged("web", 1, "v1");
@@ -474,7 +500,7 @@ export default defineLab({
         hint: "when a cloud call fails, set the conditions, write the status and record the Event before returning the error",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "degraded", async (s) => {
+          withScenario(Scenario.open(dir, "degraded"), async (s) => {
             await s.startReplica("op-a");
             s.cloud.setDown(true);
             await s.createSite("web", 1, "v1");
@@ -520,7 +546,7 @@ export default defineLab({
         hint: "name the queue and give it the InMemoryMetricsProvider; a failed reconcile must throw so the key is retried with backoff",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "metrics", async (s) => {
+          withScenario(Scenario.open(dir, "metrics"), async (s) => {
             const op = await s.startReplica("op-a");
             s.cloud.setDown(true);
             await s.createSite("web", 1, "v1");
@@ -550,7 +576,7 @@ export default defineLab({
         hint: "write the status only when it changed: every write is an event that enqueues the site again",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "hotloop", async (s) => {
+          withScenario(Scenario.open(dir, "hotloop"), async (s) => {
             await s.startReplica("op-a");
             await s.createSite("web", 2, "v1");
             await s.waitConverged("web", 2, "v1");

@@ -6,10 +6,10 @@
  * candidate whether it believes it leads: two at once is a split brain. Used by the lab 09 grader (the learner's
  * `LeaseCandidate`) and by the suite (the package's `LeaderElector`).
  */
-import { type RandomSource, seededRandom } from "../../../src/apimachinery/index.js";
-import { type Clock, FakeClock, type Timer } from "../../../src/clock/index.js";
-import type { LeaseEndpoint, LeaseObject } from "../../../src/leaderelection/index.js";
-import { InMemoryLeaseStore } from "../../../src/leaderelection/index.js";
+import { type RandomSource, seededRandom } from "../../../apimachinery/index.js";
+import { type Clock, FakeClock, type Timer } from "../../../clock/index.js";
+import type { LeaseEndpoint, LeaseObject } from "../../../leaderelection/index.js";
+import { InMemoryLeaseStore } from "../../../leaderelection/index.js";
 
 /** The Lease every trial elects over. */
 export const TRIAL_LEASE = { namespace: "trials", name: "leader" } as const;

@@ -1,15 +1,28 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { isNotFound } from "../../src/apimachinery/index.js";
-import { FakeClock } from "../../src/clock/index.js";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { FakeCloud, type FakeCloudOptions } from "../../src/workbook/fake-cloud/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../../src/workbook/workbook-api/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+/**
+ * Grader of lab 07-finalizers: the learner's Bucket controller keeps one bucket of a FakeCloud per Bucket object
+ * and cleans it up behind a finalizer, on a cluster with the workbook's CRDs and a fresh namespace and cloud per
+ * check. Outcomes only: the cloud's buckets, the Bucket's finalizers and status, across restarts and failures,
+ * as a cloud provider's controller is judged (delete the external resource exactly once, then let go).
+ */
+import { isNotFound } from "../../apimachinery/index.js";
+import { FakeClock } from "../../clock/index.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { FakeCloud, type FakeCloudOptions } from "../fake-cloud/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../workbook-api/index.js";
+import {
+  gradingCluster,
+  importLab,
+  type LabController,
+  type LabControllerOptions,
+  withScenario,
+} from "./support/index.js";
 
-type ControllerModule = typeof import("../../solutions/07-finalizers/controller.js");
-type BucketController = ReturnType<ControllerModule["createBucketController"]>;
+/** What `labs/07-finalizers/controller.ts` must export (its README): a factory of the Bucket controller. */
+export interface ControllerModule {
+  createBucketController(options: LabControllerOptions & { cloud: FakeCloud }): LabController;
+}
+type BucketController = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab07", workbookApi: true });
@@ -33,7 +46,7 @@ class Scenario {
 
   /** Opens a scenario with clean API faults (no fault of an earlier check leaks into this one). */
   static async open(dir: string, label: string, cloud: FakeCloudOptions = {}): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
+    const mod = await importLab<ControllerModule>(dir, "controller.js");
     const c = await cluster.get();
     c.instruments?.faults.clear();
     const namespace = await cluster.newNamespace(label);
@@ -164,20 +177,6 @@ class Scenario {
   }
 }
 
-async function withScenario(
-  dir: string,
-  label: string,
-  body: (s: Scenario) => Promise<void>,
-  cloud: FakeCloudOptions = {},
-): Promise<void> {
-  const s = await Scenario.open(dir, label, cloud);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
 /** Grader of labs/07-finalizers: a Bucket controller whose finalizer cleans the cloud bucket exactly once. */
 export default defineLab({
   title: "finalizers: clean up the external resource exactly once",
@@ -188,7 +187,7 @@ export default defineLab({
         hint: "add the finalizer first (and return), then getBucket/createBucket, then patch status.bucketId",
         timeout: 40_000, // the first check also starts the cluster
         run: () =>
-          withScenario(dir, "create", async (s) => {
+          withScenario(Scenario.open(dir, "create"), async (s) => {
             await s.startController();
             await s.create("photos");
             await s.waitReady("photos");
@@ -200,7 +199,7 @@ export default defineLab({
         hint: "status.bucketId is your record, not the truth: on every reconcile of a live Bucket ask the cloud (getBucket), create the bucket when it answers NotFound, and write the new id",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "out-of-band", async (s) => {
+          withScenario(Scenario.open(dir, "out-of-band"), async (s) => {
             await s.startController();
             await s.create("media");
             await s.waitReady("media");
@@ -219,7 +218,7 @@ export default defineLab({
         hint: 'after a failed status write the bucket already exists: look it up (getBucket) before creating, or create with ifExists: "return"; never let status.bucketId decide whether to create',
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "status-fails", async (s) => {
+          withScenario(Scenario.open(dir, "status-fails"), async (s) => {
             // Embedded backend only: the first status write of the Bucket answers 500 (elsewhere none fails).
             s.c.instruments?.faults.failNext("*", 1, 500, "buckets/status");
             await s.startController();
@@ -238,37 +237,32 @@ export default defineLab({
         timeout: 15_000,
         run: () => {
           const clock = new FakeClock();
-          return withScenario(
-            dir,
-            "early-delete",
-            async (s) => {
-              s.cloud.setLatency(60_000); // every cloud call waits until the grader moves the cloud's clock
-              await s.startController();
-              await s.create("assets");
-              await eventually(() => s.cloud.calls.total() > 0, { timeout: 5000, interval: 10 }).catch(() => {
-                throw new Error("no cloud call within 5 s of creating the Bucket");
-              });
-              // The controller's first cloud call is under way: delete the Bucket now, then let the cloud answer.
-              await s.buckets.delete(s.namespace, "assets");
-              s.cloud.setLatency(0);
-              await clock.advance(60_000);
-              await s.waitGone("assets", 5000).catch((err: Error) => {
-                throw new Error(
-                  `deleted during the first cloud call, the Bucket never finished its cleanup: ${err.message}`,
-                );
-              });
-              await consistently(
-                () => {
-                  if (s.cloud.has(s.cloudName("assets")))
-                    throw new Error(
-                      `cloud bucket ${s.cloudName("assets")} leaked: the Bucket was deleted while the bucket was being made and is gone, the bucket is not`,
-                    );
-                },
-                { duration: 300, interval: 20 },
+          return withScenario(Scenario.open(dir, "early-delete", { clock }), async (s) => {
+            s.cloud.setLatency(60_000); // every cloud call waits until the grader moves the cloud's clock
+            await s.startController();
+            await s.create("assets");
+            await eventually(() => s.cloud.calls.total() > 0, { timeout: 5000, interval: 10 }).catch(() => {
+              throw new Error("no cloud call within 5 s of creating the Bucket");
+            });
+            // The controller's first cloud call is under way: delete the Bucket now, then let the cloud answer.
+            await s.buckets.delete(s.namespace, "assets");
+            s.cloud.setLatency(0);
+            await clock.advance(60_000);
+            await s.waitGone("assets", 5000).catch((err: Error) => {
+              throw new Error(
+                `deleted during the first cloud call, the Bucket never finished its cleanup: ${err.message}`,
               );
-            },
-            { clock },
-          );
+            });
+            await consistently(
+              () => {
+                if (s.cloud.has(s.cloudName("assets")))
+                  throw new Error(
+                    `cloud bucket ${s.cloudName("assets")} leaked: the Bucket was deleted while the bucket was being made and is gone, the bucket is not`,
+                  );
+              },
+              { duration: 300, interval: 20 },
+            );
+          });
         },
       },
       {
@@ -276,7 +270,7 @@ export default defineLab({
         hint: "on a Bucket with deletionTimestamp: deleteBucket, then remove the finalizer (not the other way round)",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "delete", async (s) => {
+          withScenario(Scenario.open(dir, "delete"), async (s) => {
             await s.startController();
             await s.create("photos");
             await s.waitReady("photos");
@@ -291,7 +285,7 @@ export default defineLab({
         hint: "let a failed deleteBucket throw out of reconcile: the queue retries it; never remove the finalizer after a failure",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "retry", async (s) => {
+          withScenario(Scenario.open(dir, "retry"), async (s) => {
             await s.startController();
             await s.create("logs");
             await s.waitReady("logs");
@@ -309,7 +303,7 @@ export default defineLab({
         hint: "remove the finalizer in the same reconcile, after deleteBucket succeeded; an error must leave it on",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "down", async (s) => {
+          withScenario(Scenario.open(dir, "down"), async (s) => {
             await s.startController();
             await s.create("archive");
             await s.waitReady("archive");
@@ -340,7 +334,7 @@ export default defineLab({
         hint: "a deleteBucket that answers NotFound (isCloudNotFound) means the bucket is gone: that is success; a Bucket with a deletionTimestamp only gets cleanup, never the create step",
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "gone", async (s) => {
+          withScenario(Scenario.open(dir, "gone"), async (s) => {
             const first = await s.startController();
             await s.create("tmp");
             await s.waitReady("tmp");
@@ -363,7 +357,7 @@ export default defineLab({
         hint: "cleanup must not depend on seeing a DELETED event: the finalizer keeps the Bucket until a reconcile cleans up",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "restart", async (s) => {
+          withScenario(Scenario.open(dir, "restart"), async (s) => {
             const first = await s.startController();
             await s.create("videos");
             await s.waitReady("videos");
@@ -383,7 +377,7 @@ export default defineLab({
         hint: `add and remove only ${BUCKET_FINALIZER}: write back the list you read with your name appended or filtered out (guarded by resourceVersion), never a list of your own`,
         timeout: 15_000,
         run: () =>
-          withScenario(dir, "shared", async (s) => {
+          withScenario(Scenario.open(dir, "shared"), async (s) => {
             try {
               await s.startController();
               await s.create("shared", [OTHER_FINALIZER]);

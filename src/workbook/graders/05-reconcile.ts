@@ -1,19 +1,31 @@
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+/**
+ * Grader of lab 05-reconcile: the learner's ConfigSet replica controller runs against a cluster with the workbook's
+ * CRDs (any backend), a fresh namespace per check. Outcomes only: the children the server holds, their
+ * ownerReferences and data, what happens after a failure (a level-triggered controller retries) and how many
+ * reads the controller sends (it reads its cache, as a controller-runtime reconciler reads its client's cache).
+ */
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
-import type { Cluster } from "../../src/control-plane/cluster/index.js";
-import { getControllerOf } from "../../src/meta/index.js";
-import { consistently, defineLab, eventually } from "../../src/workbook/grading/index.js";
-import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../../src/workbook/workbook-api/index.js";
-import { gradingCluster } from "./support/grading-cluster.js";
+import type { Cluster } from "../../control-plane/cluster/index.js";
+import { getControllerOf } from "../../meta/index.js";
+import { consistently, defineLab, eventually } from "../grading/index.js";
+import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../workbook-api/index.js";
+import {
+  gradingCluster,
+  importLab,
+  type LabController,
+  type LabControllerOptions,
+  sleep,
+  withScenario,
+} from "./support/index.js";
 
-type ControllerModule = typeof import("../../solutions/05-reconcile/controller.js");
-type Instance = ReturnType<ControllerModule["createReplicaController"]>;
+/** What `labs/05-reconcile/controller.ts` must export (its README): a factory of the replica controller. */
+export interface ControllerModule {
+  createReplicaController(options: LabControllerOptions): LabController;
+}
+type Instance = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * How long a controller that has not converged may do nothing (no reconcile, no write) before the outcome is
@@ -45,7 +57,7 @@ class Scenario {
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = (await import(pathToFileURL(join(dir, "controller.js")).href)) as ControllerModule;
+    const mod = await importLab<ControllerModule>(dir, "controller.js");
     const c = await cluster.get();
     c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
@@ -153,16 +165,6 @@ class Scenario {
   }
 }
 
-/** Runs `body` in a fresh scenario and always stops the controllers. */
-async function withScenario(dir: string, label: string, body: (s: Scenario) => Promise<void>): Promise<void> {
-  const s = await Scenario.open(dir, label);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-}
-
 /** GET and LIST requests for ConfigSets and ConfigMaps the embedded server answered so far. */
 function readRequests(c: Cluster): number | undefined {
   const m = c.instruments?.metrics.snapshot();
@@ -205,7 +207,7 @@ export default defineLab({
         hint: "label each child workbook.dev/configset=<name> (the children informer sees only that label), list them from the cache by it, and create the missing ones with setControllerReference and spec.data",
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "new", async (s) => {
+          withScenario(Scenario.open(dir, "new"), async (s) => {
             await s.startController();
             await s.createSet("web", 3, { color: "blue" });
             await s.waitConverged("web");
@@ -218,7 +220,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "drift", async (s) => {
+          withScenario(Scenario.open(dir, "drift"), async (s) => {
             await s.startController();
             await s.createSet("web", 2, { color: "blue" });
             await s.waitConverged("web");
@@ -240,7 +242,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "adopt", async (s) => {
+          withScenario(Scenario.open(dir, "adopt"), async (s) => {
             await s.createSet("web", 2, { color: "blue" });
             const before: string[] = [];
             for (const [i, color] of ["blue", "red", "blue", "blue"].entries()) {
@@ -270,7 +272,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "dropped", async (s) => {
+          withScenario(Scenario.open(dir, "dropped"), async (s) => {
             await s.startController();
             await s.createSet("web", 2, { color: "blue" });
             await s.waitConverged("web");
@@ -292,7 +294,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 30_000,
         run: () =>
-          withScenario(dir, "restart", async (s) => {
+          withScenario(Scenario.open(dir, "restart"), async (s) => {
             const first = await s.startController();
             const faults = s.cluster.instruments?.faults;
             faults?.latency(150, "create");
@@ -330,7 +332,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "inplace", async (s) => {
+          withScenario(Scenario.open(dir, "inplace"), async (s) => {
             await s.startController();
             await s.createSet("web", 3, { color: "blue" });
             await s.waitConverged("web");
@@ -366,7 +368,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 25_000,
         run: () =>
-          withScenario(dir, "lag", async (s) => {
+          withScenario(Scenario.open(dir, "lag"), async (s) => {
             await s.startController();
             await s.createSet("web", 2, { color: "blue" });
             await s.waitConverged("web");
@@ -400,7 +402,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "hotloop", async (s) => {
+          withScenario(Scenario.open(dir, "hotloop"), async (s) => {
             await s.startController();
             await s.createSet("web", 3, { color: "blue" });
             await s.waitConverged("web");
@@ -427,7 +429,7 @@ export default defineLab({
         needs: [CONVERGES],
         timeout: 20_000,
         run: () =>
-          withScenario(dir, "poll", async (s) => {
+          withScenario(Scenario.open(dir, "poll"), async (s) => {
             await s.startController();
             const start = readRequests(s.cluster);
             const ownStart = s.ownReads;

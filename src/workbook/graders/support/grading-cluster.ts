@@ -10,8 +10,8 @@ import {
   type EmbeddedCluster,
   type StartClusterOptions,
   startCluster,
-} from "../../../src/control-plane/cluster/index.js";
-import { installWorkbookApi } from "../../../src/workbook/workbook-api/index.js";
+} from "../../../control-plane/cluster/index.js";
+import { installWorkbookApi } from "../../workbook-api/index.js";
 
 /** What a grader holds: the lazily started cluster, namespaces made on it, and the teardown of both. */
 export interface GradingCluster<C extends Cluster> {
@@ -31,15 +31,19 @@ export interface GradingClusterOptions {
   workbookApi?: boolean;
 }
 
+/**
+ * A {@link GradingCluster}; `start` goes to {@link startCluster} (so `WORKBOOK_CLUSTER` picks the backend, unless
+ * the grader asks for `backend: "embedded"`, whose fault injection and request counters it then may use).
+ */
 export function gradingCluster(
   options: GradingClusterOptions,
   start: StartClusterOptions & { backend: "embedded" },
 ): GradingCluster<EmbeddedCluster>;
+/** A {@link GradingCluster} on whatever backend `WORKBOOK_CLUSTER` names. */
 export function gradingCluster(
   options: GradingClusterOptions,
   start?: StartClusterOptions,
 ): GradingCluster<Cluster>;
-/** A {@link GradingCluster}; `start` goes to {@link startCluster} (so `WORKBOOK_CLUSTER` picks the backend). */
 export function gradingCluster(
   options: GradingClusterOptions,
   start: StartClusterOptions = {},

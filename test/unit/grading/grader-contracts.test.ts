@@ -1,0 +1,81 @@
+/**
+ * The graders (src/workbook/graders/) are built with the package, so they cannot take the type of a lab's module
+ * from solutions/: each one states the module it grades as a contract type (`WatcherModule`, `ControllerModule`...).
+ * These checks are for `tsc` (npm test runs it over test/): the shipped skeleton in labs/ and the reference solution
+ * must both fit the contract, so a grader, a skeleton and a solution cannot drift apart. The runtime part only
+ * keeps vitest's count honest; the type assertions are what fails.
+ */
+import { describe, expectTypeOf, it } from "vitest";
+import type * as lab01 from "../../../labs/01-watch/watcher.js";
+import type * as lab02 from "../../../labs/02-reflector/store.js";
+import type * as lab03 from "../../../labs/03-informer/fan-out.js";
+import type * as lab04 from "../../../labs/04-workqueue/workqueue.js";
+import type * as lab05 from "../../../labs/05-reconcile/controller.js";
+import type * as lab06 from "../../../labs/06-status/controller.js";
+import type * as lab07 from "../../../labs/07-finalizers/controller.js";
+import type * as lab08 from "../../../labs/08-garbage-collection/collector.js";
+import type * as lab09 from "../../../labs/09-leader-election/lease-candidate.js";
+import type * as lab10 from "../../../labs/10-operator/operator.js";
+import type * as solution01 from "../../../solutions/01-watch/watcher.js";
+import type * as solution02 from "../../../solutions/02-reflector/store.js";
+import type * as solution03 from "../../../solutions/03-informer/fan-out.js";
+import type * as solution04 from "../../../solutions/04-workqueue/workqueue.js";
+import type * as solution05 from "../../../solutions/05-reconcile/controller.js";
+import type * as solution06 from "../../../solutions/06-status/controller.js";
+import type * as solution07 from "../../../solutions/07-finalizers/controller.js";
+import type * as solution08 from "../../../solutions/08-garbage-collection/collector.js";
+import type * as solution09 from "../../../solutions/09-leader-election/lease-candidate.js";
+import type * as solution10 from "../../../solutions/10-operator/operator.js";
+import type { WatcherModule as Contract01 } from "../../../src/workbook/graders/01-watch.js";
+import type { StoreModule as Contract02 } from "../../../src/workbook/graders/02-reflector.js";
+import type { FanOutModule as Contract03 } from "../../../src/workbook/graders/03-informer.js";
+import type { QueueModule as Contract04 } from "../../../src/workbook/graders/04-workqueue.js";
+import type { ControllerModule as Contract05 } from "../../../src/workbook/graders/05-reconcile.js";
+import type { ControllerModule as Contract06 } from "../../../src/workbook/graders/06-status.js";
+import type { ControllerModule as Contract07 } from "../../../src/workbook/graders/07-finalizers.js";
+import type { CollectorModule as Contract08 } from "../../../src/workbook/graders/08-garbage-collection.js";
+import type { CandidateModule as Contract09 } from "../../../src/workbook/graders/09-leader-election.js";
+import type { OperatorModule as Contract10 } from "../../../src/workbook/graders/10-operator.js";
+
+describe("grader contracts", () => {
+  it("01-watch: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab01>().toExtend<Contract01>();
+    expectTypeOf<typeof solution01>().toExtend<Contract01>();
+  });
+  it("02-reflector: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab02>().toExtend<Contract02>();
+    expectTypeOf<typeof solution02>().toExtend<Contract02>();
+  });
+  it("03-informer: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab03>().toExtend<Contract03>();
+    expectTypeOf<typeof solution03>().toExtend<Contract03>();
+  });
+  it("04-workqueue: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab04>().toExtend<Contract04>();
+    expectTypeOf<typeof solution04>().toExtend<Contract04>();
+  });
+  it("05-reconcile: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab05>().toExtend<Contract05>();
+    expectTypeOf<typeof solution05>().toExtend<Contract05>();
+  });
+  it("06-status: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab06>().toExtend<Contract06>();
+    expectTypeOf<typeof solution06>().toExtend<Contract06>();
+  });
+  it("07-finalizers: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab07>().toExtend<Contract07>();
+    expectTypeOf<typeof solution07>().toExtend<Contract07>();
+  });
+  it("08-garbage-collection: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab08>().toExtend<Contract08>();
+    expectTypeOf<typeof solution08>().toExtend<Contract08>();
+  });
+  it("09-leader-election: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab09>().toExtend<Contract09>();
+    expectTypeOf<typeof solution09>().toExtend<Contract09>();
+  });
+  it("10-operator: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab10>().toExtend<Contract10>();
+    expectTypeOf<typeof solution10>().toExtend<Contract10>();
+  });
+});
