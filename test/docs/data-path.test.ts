@@ -106,7 +106,10 @@ function readmeGraph(source: string): ReadmeGraph {
       .replace(/\|[^|]*\|/g, " ")
       .replace(/(\[\(|\[|\()[^\])]*(\)\]|\]|\))/g, "")
       .replace(/-\.\s*[\w ]+\s*\.->/g, "-.->");
-    const ids = bare.split(/\s*(?:-->|-\.->)\s*/).map((t) => t.trim()).filter((t) => /^\w+$/.test(t));
+    const ids = bare
+      .split(/\s*(?:-->|-\.->)\s*/)
+      .map((t) => t.trim())
+      .filter((t) => /^\w+$/.test(t));
     if (subgraph) members.get(subgraph)!.push(...ids);
     for (let i = 0; i + 1 < ids.length; i++) edges.push([ids[i]!, ids[i + 1]!]);
   }
@@ -159,7 +162,8 @@ function pictureProblems(readme: string, picture: ReturnType<typeof dataPathGrap
     const to = idsOf.get(edge.to) ?? [];
     // A dashed edge is a read: the picture draws the data's way, README may draw the call's way.
     const drawn =
-      readmeConnects(from, to, stageIds, graph) || (edge.dashed === true && readmeConnects(to, from, stageIds, graph));
+      readmeConnects(from, to, stageIds, graph) ||
+      (edge.dashed === true && readmeConnects(to, from, stageIds, graph));
     if (!drawn) problems.push(`${edge.from} -> ${edge.to} is not in README's diagram`);
   }
   return problems;
@@ -174,6 +178,8 @@ describe("the notebooks' data-path picture (viz dataPathFlowchart) agrees with R
   it("fails a picture that skips a stage (Reflector straight into the Indexer)", () => {
     const picture = dataPathGraph();
     picture.edges.push({ from: "Reflector", to: "Indexer" });
-    expect(pictureProblems(readmeDataPath(), picture)).toEqual(["Reflector -> Indexer is not in README's diagram"]);
+    expect(pictureProblems(readmeDataPath(), picture)).toEqual([
+      "Reflector -> Indexer is not in README's diagram",
+    ]);
   });
 });

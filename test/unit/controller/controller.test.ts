@@ -335,7 +335,9 @@ describe("Controller", () => {
     await c.stop(); // idempotent
     expect(clock.pendingTimers()).toBe(0);
     // Process-wide count: a timer of an earlier test may end meanwhile (seen on a loaded machine), never one more.
-    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBeLessThanOrEqual(before);
+    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBeLessThanOrEqual(
+      before,
+    );
   });
 
   it("serves a queue passed in, and rejects bad options", () => {
