@@ -59,7 +59,9 @@ var (
 	_ = controllerutil.SetControllerReference
 	_ = corev1.NamespaceNodeLease
 	_ = ctrl.NewControllerManagedBy
+	_ = handler.EnqueueRequestForOwner
 	_ = handler.EnqueueRequestsFromMapFunc
+	_ = handler.OnlyControllerOwner
 	_ = informers.NewSharedInformerFactoryWithOptions
 	_ = leaderelection.RunOrDie
 	_ = meta.FindStatusCondition
