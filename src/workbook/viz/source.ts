@@ -50,9 +50,10 @@ export function sourceOf(file: string, name: string): string {
 
 /**
  * Markdown that shows declarations of the package folded under `summary` (a `<details>` block): a ```ts block
- * per name and a link to the file. See {@link sourceOf} for `file` and the names.
+ * per name and a link to the file. The link sits inside the fold, not in the summary: a click on the summary
+ * opens the fold and never follows a link. See {@link sourceOf} for `file` and the names.
  */
 export function sourceMarkdown(file: string, names: readonly string[], summary: string): string {
   const code = names.map((n) => sourceOf(file, n)).join("\n\n");
-  return `<details><summary>${summary} (<a href="../${file}">${file}</a>)</summary>\n\n\`\`\`ts\n${code}\n\`\`\`\n\n</details>`;
+  return `<details><summary>${summary} (${file})</summary>\n\nFrom [${file}](../${file}):\n\n\`\`\`ts\n${code}\n\`\`\`\n\n</details>`;
 }

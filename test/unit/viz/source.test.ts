@@ -28,9 +28,11 @@ describe("sourceOf", () => {
     expect(() => sourceOf("src/meta/owner-references.ts", "noSuchThing")).toThrow(/declares no noSuchThing/);
   });
 
-  it("folds the code under a summary with a link to the file", () => {
+  it("folds the code under a summary, with the link to the file inside the fold (a summary click opens it)", () => {
     const md = sourceMarkdown("src/meta/owner-references.ts", ["getControllerOf"], "getControllerOf");
-    expect(md).toMatch(/^<details><summary>getControllerOf \(<a href="..\/src\/meta\/owner-references.ts">/);
+    expect(md).toMatch(/^<details><summary>getControllerOf \(src\/meta\/owner-references.ts\)<\/summary>/);
+    expect(md).toContain("From [src/meta/owner-references.ts](../src/meta/owner-references.ts):");
+    expect(md.slice(0, md.indexOf("</summary>"))).not.toContain("<a ");
     expect(md).toContain("```ts\n/** ");
     expect(md).toContain("ref.controller === true");
     expect(md.endsWith("</details>")).toBe(true);
