@@ -26,12 +26,16 @@ export interface DataPathOptions {
   counts?: Partial<Record<DataPathStage, number>>;
 }
 
-/** Box labels, long names broken in two so the whole path fits a notebook's width at full text size. */
+/**
+ * Box labels, long names broken in two, and edge labels only where they teach (update before notify, read, write), so the eight stages
+ * fit a notebook's width at full text size (about 1,050 px drawn; JupyterLab at 1,366 px shows it unshrunk enough
+ * for test/e2e/jupyterlab.test.ts's readability check).
+ */
 const STAGE_LABELS: Record<DataPathStage, string> = {
   apiserver: "API server",
-  ListWatch: "ListWatch",
+  ListWatch: "List\nWatch",
   Reflector: "Reflector",
-  DeltaFIFO: "DeltaFIFO",
+  DeltaFIFO: "Delta\nFIFO",
   Indexer: "Indexer",
   SharedIndexInformer: "Shared\nIndexInformer",
   RateLimitingQueue: "RateLimiting\nQueue",
@@ -62,12 +66,12 @@ export function dataPathGraph(options: DataPathOptions = {}): { nodes: FlowNode[
     };
   });
   const edges: FlowEdge[] = [
-    { from: "apiserver", to: "ListWatch", label: "list + watch" },
+    { from: "apiserver", to: "ListWatch" },
     { from: "ListWatch", to: "Reflector" },
-    { from: "Reflector", to: "DeltaFIFO", label: "deltas" },
-    { from: "DeltaFIFO", to: "SharedIndexInformer", label: "pop" },
+    { from: "Reflector", to: "DeltaFIFO" },
+    { from: "DeltaFIFO", to: "SharedIndexInformer" },
     { from: "SharedIndexInformer", to: "Indexer", label: "1. update" },
-    { from: "SharedIndexInformer", to: "RateLimitingQueue", label: "2. notify: key" },
+    { from: "SharedIndexInformer", to: "RateLimitingQueue", label: "2. key" },
     { from: "RateLimitingQueue", to: "Workers" },
     { from: "Indexer", to: "Workers", label: "read", dashed: true },
     { from: "Workers", to: "apiserver", label: "write" },

@@ -82,7 +82,8 @@ describe("flowchart", () => {
     const src = dataPathFlowchart({ highlight: ["Reflector"], counts: { RateLimitingQueue: 7 } });
     expect(src).toContain('RateLimitingQueue["RateLimiting<br/>Queue<br/>7"]');
     expect(src).toContain("class Reflector focus");
-    expect(src).toContain('apiserver -->|"list + watch"| ListWatch');
+    expect(src).toContain("apiserver --> ListWatch");
+    expect(src).toContain('SharedIndexInformer -->|"1. update"| Indexer');
     expect(src).toContain('Indexer -.->|"read"| Workers');
     expect(dataPathFlowchart()).not.toContain("classDef");
   });
