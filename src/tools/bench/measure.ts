@@ -135,7 +135,8 @@ export function countTo(target: number, timeoutMs = 120_000): CountTo {
 }
 
 /** Formats a number for tables: 3 significant digits, thousands grouped. */
-export function formatValue(value: number): string {
+export function formatValue(value: number | null): string {
+  if (typeof value !== "number") return "n/a";
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
   if (abs >= 1000) return Math.round(value).toLocaleString("en-US");

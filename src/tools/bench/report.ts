@@ -32,8 +32,13 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
+/** A ratio of two tiny figures can be 0/0; it crosses from a family's process as JSON, where NaN turns null. */
+function ratioText(ratio: number | null): string {
+  return typeof ratio === "number" && Number.isFinite(ratio) ? `x${ratio.toFixed(2)}` : "no ratio";
+}
+
 function peersCell(f: BenchFigure): string {
-  return (f.peers ?? []).map((p) => `${p.name}: ${formatValue(p.value)} (x${p.ratio.toFixed(2)})`).join("; ");
+  return (f.peers ?? []).map((p) => `${p.name}: ${formatValue(p.value)} (${ratioText(p.ratio)})`).join("; ");
 }
 
 function metCell(f: BenchFigure): string {
@@ -85,7 +90,7 @@ export function renderSummary(families: readonly FamilyReport[]): string[] {
       `${f.family}: ${f.error ? `FAILED (${f.error.split("\n")[0]})` : `${met}/${targets.length} targets met`} in ${f.seconds.toFixed(0)} s`,
     );
     for (const x of targets) {
-      const ratio = x.peers?.[0] ? ` (x${x.peers[0].ratio.toFixed(2)} vs ${x.peers[0].name})` : "";
+      const ratio = x.peers?.[0] ? ` (${ratioText(x.peers[0].ratio)} vs ${x.peers[0].name})` : "";
       out.push(
         `  ${x.met ? "met   " : "MISSED"} ${x.name}: ${formatValue(x.value)} ${x.unit} ${x.target}${ratio}`,
       );

@@ -51,6 +51,30 @@ describe("bench report", () => {
     expect(md).toMatch(/```mermaid\n(---\n[\s\S]*?\n---\n)?xychart-beta\n[\s\S]*?\n```/);
   });
 
+  it("renders a 0/0 ratio, and the null that NaN becomes on its way from a family's process, without throwing", () => {
+    const odd: FamilyReport = {
+      ...family,
+      figures: [
+        {
+          name: "p99 at tiny size",
+          value: null as unknown as number,
+          unit: "ms",
+          target: "<= 10",
+          met: false,
+          peers: [
+            { name: "poll", value: 0, ratio: Number.NaN },
+            { name: "json", value: 0, ratio: null as unknown as number },
+          ],
+        },
+      ],
+    };
+    const text = renderMarkdown(info, [JSON.parse(JSON.stringify(odd)) as FamilyReport]);
+    expect(text).toContain(
+      "| p99 at tiny size | n/a | ms | <= 10 | MISSED | poll: 0.00 (no ratio); json: 0.00 (no ratio) |",
+    );
+    expect(renderSummary([odd]).join("\n")).toContain("(no ratio vs poll)");
+  });
+
   it("states machine, load and versions", () => {
     expect(md).toContain("Node v20.20.2; 2 x test cpu; load average 1.0 2.0 3.0");
     expect(md).toContain("client-go v0.37.2");
