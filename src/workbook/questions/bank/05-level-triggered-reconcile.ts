@@ -7,6 +7,9 @@ const s3 = "3. The level-triggered one";
 const s4 = "4. Side by side: drop events, restart, drift";
 const s5 = "5. The live pipeline";
 const s6 = "6. Idempotency: run it twice";
+const s7 = "7. Declarative vs imperative: after a failure, after drift, over a life";
+const s8 = "8. The cron analogy: overdue survives a missed run";
+const s9 = "9. The controllers you already run";
 
 /** Questions for `notebooks/05-level-triggered-reconcile.ipynb`: what a worker does with a key. */
 export const reconcile05 = defineQuestions([
@@ -230,9 +233,10 @@ about 10 hours) and watching owned objects is the primary mechanism; resync is t
     difficulty: "intermediate",
     question:
       "Someone deletes a child ConfigMap by hand. How does the parent's controller find out, and what does it do?",
-    answer: `It watches the child kind too, and its handler maps each child event to the **owner's** key: here through the
-\`workbook.dev/configset\` label, in general through the controller ownerReference (controller-runtime's
-\`Owns(&ConfigMap{})\` / \`handler.EnqueueRequestForOwner\`). The DELETED event of the child enqueues the
+    answer: `It watches the child kind too, and its handler maps each child event to the **owner's** key through the child's
+controller ownerReference: in section 3 \`enqueueRequestForOwner\` (client-go's \`GetControllerOf\` plus the queue;
+controller-runtime's \`Owns(&ConfigMap{})\`, which is \`handler.EnqueueRequestForOwner\` with \`OnlyControllerOwner\`).
+The DELETED event of the child (the last state it had, ownerReference included) enqueues the
 ConfigSet's key; the reconcile finds one child short and creates it again. In section 4 that is the row
 "2 deleted by hand": the level controller is back at the desired count right away.
 
@@ -442,10 +446,11 @@ object to reconcile; they differ in how they find that key.
   returns. Use it when the relation is not ownership: a label or a field naming the parent, a Secret that many
   objects reference (map through a field index), a cluster-scoped object that affects many namespaced ones.
 
-Section 3 does both by hand: the ConfigSet informer's handler enqueues the set's own key (\`For\`), and the
-ConfigMap handler maps a child to its parent by the \`workbook.dev/configset\` label, which is what a map function
-does. The Go reconciler of this notebook's "The same in Go" section uses \`Owns\` because its children carry a
-controller reference (test/go-snippets/internal/controllers/configset.go).`,
+Section 3 does the first by hand: the ConfigSet informer's handler enqueues the set's own key (\`For\`), and the
+ConfigMap handler is \`enqueueRequestForOwner\`, which follows the controller ownerReference as \`Owns\` does (the
+children's \`workbook.dev/configset\` label only selects what the informer and the lister see). The Go reconciler
+of this notebook's "The same in Go" section uses \`Owns\` because its children carry a controller reference
+(test/go-snippets/internal/controllers/configset.go).`,
     keyPoints: [
       {
         point: "Owns maps a child to its controller owner via ownerReferences",
@@ -456,6 +461,125 @@ controller reference (test/go-snippets/internal/controllers/configset.go).`,
         point: "use Watches when the relation is not ownership",
         terms: ["label", "reference", "index", "not owned", "cross-namespace"],
       },
+    ],
+  },
+  {
+    id: "05-declarative-vs-imperative",
+    notebook,
+    section: s7,
+    topic: "reconcile",
+    difficulty: "basic",
+    question:
+      "A teammate automates a setup with a script that runs `kubectl create` three times. Why does Kubernetes ask you to declare an object and let a controller act instead?",
+    answer: `The script is **imperative**: it says what to do, once. The object is **declarative**: it says what should be true,
+and a controller keeps it true for the object's whole life. The difference shows up exactly where a demo does not look:
+
+- **after a failure**: a refused create stops the script (as \`set -e\` does) and a human must rerun it; the
+  controller's reconcile returns the error, the key is requeued with backoff (notebook 04), and the next pass creates
+  what is missing;
+- **after drift**: when someone deletes a child, the rerun script hits 409 AlreadyExists on a child that is still
+  there and stops, because "create 3" is not idempotent; the controller compares desired with actual and creates
+  the one that is missing;
+- **at the end of the life**: deleting the ConfigSet removes its children through their ownerReferences (the garbage
+  collector, notebook 08); the script's children belong to nobody and stay.
+
+Section 7 runs both through these four steps and counts the children at the API server after each: the script's
+count is off after the failure (on embedded, where the cell can inject one), the drift and the delete; the
+controller's never is (once it has converged; without
+a garbage collector, as on envtest, the last row is not judged). The cost of the declarative side is a controller
+that must run all the time, and a reconcile written to be rerun.`,
+    keyPoints: [
+      {
+        point: "imperative says what to do once; declarative says what should be true",
+        terms: ["imperative", "declarative", "what should be", "desired state"],
+      },
+      {
+        point: "a failure is retried by the controller, not by a human",
+        terms: ["retry", "requeue", "backoff", "rerun"],
+      },
+      {
+        point: "create is not idempotent: a rerun after drift fails with AlreadyExists",
+        terms: ["idempotent", "alreadyexists", "409", "already exists"],
+      },
+      {
+        point: "owned children are removed with the object; a script's are not",
+        terms: ["owner", "garbage", "cleanup", "left behind", "nobody"],
+      },
+    ],
+  },
+  {
+    id: "05-cron-overdue",
+    notebook,
+    section: s8,
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      'A scheduler must start a job every 10 minutes and is down for two minutes at minute 30. Compare deciding with "is it exactly my minute?" and with "is anything overdue?". What does the CronJob controller do?',
+    answer: `"Is it exactly my minute?" (\`minute % 10 === 0\`) is **edge-triggered**: it is true only at the instant of the
+change, so the run due at minute 30 is lost for good when the scheduler does not wake up at minute 30. "Is anything
+overdue?" is **level-triggered**: it compares the latest due time at or before now with the last one it ran, so at
+minute 32 it sees that 30 is due and not done and runs it, late but once. Section 8 simulates the hour: the level
+rule runs all six due times in order (one of them late), the edge rule never runs the one at minute 30.
+
+The level rule needs one piece of memory, the last due time it ran, and it must live where a restarted scheduler
+finds it. The CronJob controller keeps it in the object, \`status.lastScheduleTime\`: on each sync it computes the
+most recent schedule time missed since then and starts a Job for it, unless that time is further in the past than
+\`startingDeadlineSeconds\` allows. This is the same shape as every reconcile: compare the desired state with what is
+recorded, act on the difference, and keep the record in the cluster rather than in the process.`,
+    keyPoints: [
+      {
+        point: "the exact-minute rule is edge-triggered and loses a missed run",
+        terms: ["edge", "exact", "lost", "never runs", "missed"],
+      },
+      {
+        point: "the overdue rule compares due time with the last run and runs late",
+        terms: ["overdue", "level", "late", "last run"],
+      },
+      {
+        point: "the last run is recorded in the object (status.lastScheduleTime)",
+        terms: ["lastscheduletime", "status", "recorded"],
+      },
+      { point: "startingDeadlineSeconds bounds how late", terms: ["startingdeadlineseconds", "deadline"] },
+    ],
+  },
+  {
+    id: "05-built-in-controllers",
+    notebook,
+    section: s9,
+    topic: "reconcile",
+    difficulty: "intermediate",
+    question:
+      "You apply a Deployment. Which controllers act before Pods run, how do they find each other's objects, and in which process do they live?",
+    answer: `Three controllers of **kube-controller-manager** and the scheduler, chained only through objects at the API server:
+
+1. the **deployment controller** watches Deployments, ReplicaSets and Pods and creates a ReplicaSet for the
+   Deployment's pod template (owned by the Deployment through a controller ownerReference); a rollout scales the new
+   ReplicaSet up and the old one down;
+2. the **replicaset controller** watches ReplicaSets and Pods and creates Pods with \`generateName\` and a controller
+   ownerReference until the count matches \`spec.replicas\`;
+3. the **scheduler** (a separate process) binds each Pod to a Node, and the kubelet of that Node starts it.
+
+None of them calls another: each reconciles its own kind, and an object written by one is an event for the next.
+kube-controller-manager runs its controllers (about 45 registered, \`--controllers\` selects them) in one process on
+one shared informer factory (notebook 03), and only while it holds the Lease
+\`kube-system/kube-controller-manager\` (notebook 09). The ConfigSet of this notebook is a replicaset controller in
+miniature: children from a count, a controller ownerReference on each, level-triggered. Section 9 tables the
+controllers met every day and checks on a real cluster that the built-in garbage collector removed the children of
+the ConfigSets deleted earlier.`,
+    keyPoints: [
+      {
+        point: "deployment controller creates ReplicaSets, replicaset controller creates Pods",
+        terms: ["replicaset", "deployment controller", "creates pods"],
+      },
+      {
+        point: "they communicate only through objects and watches",
+        terms: ["through the api", "watch", "events", "objects", "never calls"],
+      },
+      {
+        point: "one kube-controller-manager process, shared informers, leader election",
+        terms: ["kube-controller-manager", "shared informer", "lease", "leader"],
+      },
+      { point: "the scheduler and kubelet finish the job", terms: ["scheduler", "kubelet", "node"] },
     ],
   },
 ]);
