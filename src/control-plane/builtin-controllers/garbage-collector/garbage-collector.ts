@@ -232,7 +232,8 @@ export class GarbageCollector implements Runnable {
 
   /**
    * Decides about one node (client-go's `attemptToDeleteItem`):
-   * 1. being deleted without waiting for dependents: nothing to do;
+   * 1. being deleted without waiting for dependents: nothing to do; a kind discovery does not know (yet):
+   *    look again in a second (kube retries a REST-mapping error);
    * 2. GET it; absent (or another uid under that name): a virtual delete event cleans the graph;
    * 3. waiting for its dependents (foreground): remove `foregroundDeletion` once no blocking dependent remains;
    * 4. no ownerReferences: nothing to do;
@@ -245,11 +246,13 @@ export class GarbageCollector implements Runnable {
     if (!node) return;
     if (node.beingDeleted && !node.deletingDependents) return;
     const resource = this.access.resourceFor(node.identity.apiVersion, node.identity.kind);
-    if (!resource && node.virtual) {
-      this.builder.virtualDelete(node); // an owner of a kind nobody serves cannot exist
-      return;
+    if (!resource) {
+      // As kube's restMappingError: probably a CRD discovery has not caught up with, never proof of absence
+      // (concluding "absent" here would let the dependents of a live owner be collected).
+      this.rediscoverSoon?.();
+      return Result.requeueAfter(1_000);
     }
-    if (resource?.namespaced && !node.identity.namespace) return; // owner scope unknown: invalid reference
+    if (resource.namespaced && !node.identity.namespace) return; // owner scope unknown: invalid reference
     const latest = await this.access.get(addressOf(node));
     if (!latest || latest.metadata?.uid !== uid) {
       this.builder.virtualDelete(node);
