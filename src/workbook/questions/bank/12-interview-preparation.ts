@@ -444,7 +444,11 @@ number matters. Notebook 02 shows the cache lagging a write; section 5 collects 
       "In production your controller's informer sometimes stops receiving events after an hour, with no error. What could cause it and how do you make the controller robust?",
     answer: `A watch is one long HTTP response. Something between client and server (a load balancer idle timeout, a
 NAT table, a proxy) can drop the connection without either side noticing, and a client that never times out its
-read waits for ever on a dead stream: no error, no events. The TypeScript client has had reports of exactly this.
+read waits for ever on a dead stream: no error, no events. The TypeScript client has had reports of exactly this,
+and its informer has a second way to go quiet: \`makeInformer\` (client-node 1.4) relists after a 410 but, after
+any other WATCH or LIST failure (a 429, a 500, a refused connection), calls its \`error\` handlers and does not
+restart; with no handler that restarts it, it stops silently (notebook 02 section 5 shows it). client-go's
+reflector backs off and tries again until it is stopped.
 
 Defences, in layers: watches with a server-side timeout (\`timeoutSeconds\`, client-go picks 5 to 10 minutes at
 random) so the reflector re-watches regularly from its last resourceVersion; TCP keepalives or HTTP/2 pings so dead
@@ -455,6 +459,10 @@ purpose and show the reflector resuming; section 5 collects this question.`,
       {
         point: "a dead connection nobody notices",
         terms: ["dead", "load balancer", "idle", "proxy", "silently"],
+      },
+      {
+        point: "client-node's informer stops after a non-410 error unless its error handler restarts it",
+        terms: ["error handler", "restart", "429", "start again", "on('error'", "stops"],
       },
       {
         point: "watch timeouts, then re-watch from the last resourceVersion",
