@@ -336,6 +336,41 @@ desired state does. If an update lands while the key is being processed, the key
     ],
   },
   {
+    id: "05-several-reconciles",
+    notebook,
+    section: s6,
+    topic: "reconcile",
+    difficulty: "basic",
+    question:
+      "You create one custom resource and your Reconcile runs three times. Is something wrong? Where do the extra calls come from?",
+    answer: `Nothing is wrong. Reconcile is called for a key each time an event enqueues it, not once per create. The
+create enqueues the key; the first reconcile creates the children, and each child's ADDED event enqueues the
+owner again (\`Owns()\`, or \`enqueueRequestForOwner\` here). Events that arrive while the key is being processed
+mark it dirty, so it runs once more after \`Done\`; events that arrive while it waits fold into one. A status
+write of your own, a resync and a retry after an error add more. Section 6 records one create on a timeline: four
+events enqueue the key, two to four reconciles run, and only the first writes.
+
+So never count on the number: make the reconcile idempotent (a later run sees the work done and writes nothing;
+a create of a child its cache does not show yet answers AlreadyExists, which deterministic names make harmless),
+and cut needless wake-ups where they cost (a predicate on status-only updates), not by guessing which call is the
+"real" one.`,
+    keyPoints: [
+      { point: "called per enqueued key, not per create", terms: ["key", "event", "enqueue"] },
+      {
+        point: "the children's events enqueue the owner",
+        terms: ["child", "children", "owns", "owner"],
+      },
+      {
+        point: "events during a reconcile cause one more run",
+        terms: ["dirty", "processing", "again", "once more"],
+      },
+      {
+        point: "the reconcile must be idempotent",
+        terms: ["idempotent", "nothing to do", "no-op", "writes nothing"],
+      },
+    ],
+  },
+  {
     id: "05-schema-validation",
     notebook,
     section: s1,
