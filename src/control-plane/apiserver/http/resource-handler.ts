@@ -8,6 +8,7 @@ import { badRequest, methodNotAllowed, type Status, StatusError } from "../../..
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
 import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
+import { handOverBody } from "../registry/decode-body.js";
 import type { ApiBackend, ResourceType } from "../types.js";
 import {
   parseJson,
@@ -182,7 +183,8 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
-      const obj = checkBodyAgainstPath(value, info);
+      // Parsed for this request alone: the registry may keep it without a copy.
+      const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
       const created = backend.create(rt, ns, obj, opts);
       reply.warn(...(opts.warnings ?? []));
@@ -194,7 +196,8 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
-      const obj = checkBodyAgainstPath(value, info);
+      // Parsed for this request alone: the registry may keep it without a copy.
+      const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
       const updated = backend.update(rt, ns, name, obj, opts);
       reply.warn(...(opts.warnings ?? []));

@@ -5,6 +5,22 @@ import type { ResourceType } from "../types.js";
 import { apiVersionOf } from "./resource-type.js";
 
 /**
+ * Request bodies their only holder gave to the registry: objects the HTTP handler has just parsed from the wire
+ * for this one request (depth-bounded before parsing, plain JSON). {@link decodeBody} takes them as they are
+ * instead of copying them. Weak, so a body that is never decoded (a request refused before) leaves nothing behind.
+ */
+const handedOver = new WeakSet<object>();
+
+/**
+ * Gives a freshly parsed request body to the registry: the caller promises that nothing else holds it and that
+ * it will not read or change it again. Returns the body. Anything not handed over is copied on decode.
+ */
+export function handOverBody<T>(body: T): T {
+  if (body !== null && typeof body === "object") handedOver.add(body);
+  return body;
+}
+
+/**
  * Turns a request body into a private, mutable copy of the object the URL names, as kube-apiserver's decoder
  * does: the body must be a JSON object; `apiVersion`/`kind`, when present, must match the resource (400
  * BadRequest otherwise, worded as kube-apiserver's decoder words it) and are filled in when absent; `metadata` must be an object. The copy goes through
@@ -16,7 +32,8 @@ export function decodeBody(body: unknown, rt: ResourceType): KubeObject {
   }
   let obj: KubeObject;
   try {
-    obj = cloneJson(body) as KubeObject;
+    // A body handed over by the HTTP layer is already a private copy: decoded once, as kube-apiserver does.
+    obj = (handedOver.delete(body) ? body : cloneJson(body)) as KubeObject;
   } catch (err) {
     if (err instanceof JsonDepthError)
       throw badRequest(
