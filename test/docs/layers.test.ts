@@ -164,7 +164,8 @@ describe("layers: imports run downward only", () => {
 /**
  * The API server's own layers, top to bottom, as a request travels through kube-apiserver: the server and its
  * entry point; the handlers (`http/`); the handler-chain instruments; the wiring (`backend.ts`); the registry
- * and admission; patch and field management; validation; the schema; storage; the shared vocabulary
+ * and admission; patch and field management; validation; the serializer (protobuf bodies to JSON, as
+ * apimachinery's runtime/serializer); the schema; storage; the shared vocabulary
  * (`types.ts`, `errors.ts`). A file may import its own layer or any below it.
  */
 const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
@@ -175,6 +176,7 @@ const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["registry/", "admission/"],
   ["patch/", "fieldmanager/"],
   ["validation/"],
+  ["serializer/"],
   ["schema/"],
   ["storage/"],
   ["types.ts", "errors.ts"],
@@ -182,14 +184,9 @@ const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
 
 /**
  * Imports inside the server that still run upward, each with its reason; the list may only shrink.
- * - go-json writes a stored object as Go would, with the protobuf decoder's zero values of each field;
  * - the shared vocabulary names the LIST body type and the JSON depth limits, both defined in storage.
  */
-const KNOWN_UPWARD_IN_SERVER = [
-  "registry/go-json.ts -> http/protobuf/message-decoder.ts",
-  "types.ts -> storage/list-body.ts",
-  "errors.ts -> storage/json.ts",
-];
+const KNOWN_UPWARD_IN_SERVER = ["types.ts -> storage/list-body.ts", "errors.ts -> storage/json.ts"];
 
 /** The layer index of an apiserver-relative path (undefined for files outside the listed layers). */
 function serverLayerOf(path: string): number | undefined {

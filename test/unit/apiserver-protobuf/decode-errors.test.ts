@@ -12,7 +12,7 @@ import {
   MalformedProtobufError,
   type MessageSchema,
   messageSchema,
-} from "../../../src/control-plane/apiserver/http/protobuf/index.js";
+} from "../../../src/control-plane/apiserver/serializer/protobuf/index.js";
 import { bfield, envelope, fields, key, sfield, varint, vfield } from "../../support/proto-encoder.js";
 import { KUBECTL_BODIES, kubectlBody } from "./kubectl-bodies.js";
 

@@ -4,13 +4,13 @@
  * their own JSON form (Time, Duration, FieldsV1, RawExtension, the JSON schema unions of a CRD).
  */
 import { describe, expect, it } from "vitest";
+import { GENERATED_MESSAGE_FLAGS } from "../../../src/control-plane/apiserver/schema/generated/kubernetes-schemas.js";
 import {
   CUSTOM_JSON_MESSAGES,
   decodeKubernetesProtobuf,
   goDurationString,
   knownKinds,
-} from "../../../src/control-plane/apiserver/http/protobuf/index.js";
-import { GENERATED_MESSAGE_FLAGS } from "../../../src/control-plane/apiserver/schema/generated/kubernetes-schemas.js";
+} from "../../../src/control-plane/apiserver/serializer/protobuf/index.js";
 import { bfield, entry, envelope, fields, key, sfield, varint, vfield } from "../../support/proto-encoder.js";
 
 const decode = (apiVersion: string, kind: string, raw: Uint8Array) =>

@@ -1,6 +1,6 @@
 /** Hand-built bodies for every field family the schema table covers decode to the expected JSON. */
 import { describe, expect, it } from "vitest";
-import { decodeKubernetesProtobuf } from "../../../src/control-plane/apiserver/http/protobuf/index.js";
+import { decodeKubernetesProtobuf } from "../../../src/control-plane/apiserver/serializer/protobuf/index.js";
 import { bfield, entry, envelope, fields, sfield, vfield } from "../../support/proto-encoder.js";
 
 const decode = decodeKubernetesProtobuf;

@@ -3,7 +3,7 @@
  * (the zero creationTimestamp kubectl writes is left out: k8s.io/apimachinery v0.34 tags it `omitzero`).
  */
 import { describe, expect, it } from "vitest";
-import { decodeKubernetesProtobuf } from "../../../src/control-plane/apiserver/http/protobuf/index.js";
+import { decodeKubernetesProtobuf } from "../../../src/control-plane/apiserver/serializer/protobuf/index.js";
 import { kubectlBody } from "./kubectl-bodies.js";
 
 describe("decoding kubectl 1.32's protobuf bodies", () => {

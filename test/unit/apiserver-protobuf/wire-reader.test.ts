@@ -3,7 +3,7 @@ import {
   MalformedProtobufError,
   ProtoReader,
   WireType,
-} from "../../../src/control-plane/apiserver/http/protobuf/index.js";
+} from "../../../src/control-plane/apiserver/serializer/protobuf/index.js";
 import { bfield, fields, key, varint } from "../../support/proto-encoder.js";
 
 const reader = (...bytes: number[]) => new ProtoReader(Uint8Array.from(bytes));

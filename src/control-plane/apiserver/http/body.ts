@@ -6,6 +6,7 @@
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
+import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "../serializer/protobuf/index.js";
 import {
   findNestingPastLimit,
   KUBE_MAX_JSON_DEPTH,
@@ -14,7 +15,6 @@ import {
 } from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { parseJsonReportingDuplicates } from "./json-decoder.js";
-import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "./protobuf/index.js";
 import type { ApiRequest } from "./transport.js";
 
 /** kube-apiserver's default request body limit: 3 MiB. */

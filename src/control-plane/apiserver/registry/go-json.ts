@@ -7,8 +7,9 @@
  * same fields on both servers). The per-field rules come from the generated protobuf schema (pointer, omitempty,
  * omitzero, inline), the same table the protobuf decoder renders with.
  */
-import { zeroFieldJson } from "../http/protobuf/message-decoder.js";
+
 import type { FieldSpec, MessageSchema } from "../schema/message-schema.js";
+import { zeroFieldJson } from "../serializer/protobuf/message-decoder.js";
 import { isJsonObject, type JsonObject } from "../storage/json.js";
 
 const OMIT = Symbol("omit");
