@@ -204,19 +204,47 @@ class Scenario {
 
   /**
    * Polls until `name` has converged; fails with the last reason after `timeout` ms, or after 3 s when nothing
-   * runs at all (no replica leads and none has reported a reconcile).
+   * runs at all (no replica leads and none has reported a reconcile). With `quietMs` (only where no fault can
+   * hold a retry back), it also fails as soon as the outcome is decided: not converged and the replicas quiet
+   * (no reconcile, no write) for that long, so nothing is left that would fix it.
    */
-  async waitConverged(name: string, replicas: number, content: string, timeout = 8000): Promise<void> {
+  async waitConverged(
+    name: string,
+    replicas: number,
+    content: string,
+    timeout = 8000,
+    quietMs?: number,
+  ): Promise<void> {
     const started = Date.now();
+    let activity = this.activity();
+    let lastActive = started;
     for (;;) {
       const why = await this.notConverged(name, replicas, content);
       if (why === undefined) return;
-      const waited = Date.now() - started;
+      const now = Date.now();
+      const waited = now - started;
       if (waited > 3000 && this.records.length === 0 && !this.replicas.some((r) => r.isLeader()))
         throw new Error(`after ${waited} ms: ${why}; no replica is leader and none reported a reconcile`);
       if (waited > timeout) throw new Error(`after ${timeout} ms: ${why}`);
+      const seen = this.activity();
+      if (seen !== activity) {
+        activity = seen;
+        lastActive = now;
+      }
+      if (quietMs !== undefined && now - lastActive >= quietMs)
+        throw new Error(
+          `${why}, and no replica has reconciled or written anything for ${quietMs / 1000} s, so nothing will fix it`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** Reconciles reported and writes of ConfigMaps and StaticSites sent by every replica, as one token. */
+  private activity(): string {
+    let writes = 0;
+    for (const proxy of this.proxies.values())
+      writes += proxy.requests(["create", "update", "patch", "delete"], /^(configmaps|staticsites)/);
+    return `${this.records.length}/${writes}`;
   }
 
   /** GET and LIST requests for ConfigMaps and StaticSites that replica `identity` sent so far. */
@@ -282,10 +310,11 @@ export default defineLab({
               namespace: s.namespace,
               body: { ...child!, data: { "index.html": "defaced" } },
             });
-            await s.waitConverged("web", 1, "v2");
+            // Only a child's event can wake the owner here: a replica quiet for 3 s never will.
+            await s.waitConverged("web", 1, "v2", 8000, 3000);
             const [again] = await s.children("web");
             await s.core.deleteNamespacedConfigMap({ name: again!.metadata!.name!, namespace: s.namespace });
-            await s.waitConverged("web", 1, "v2");
+            await s.waitConverged("web", 1, "v2", 8000, 3000);
           }),
       },
       {
