@@ -30,6 +30,13 @@ const cluster = gradingCluster({ prefix: "lab07", workbookApi: true });
 /** Another controller's finalizer, which the grader puts on a Bucket and removes itself. */
 const OTHER_FINALIZER = "example.com/keep";
 
+/**
+ * How long a step may take that a correct controller finishes in well under a second here (a Bucket set up, a
+ * cleanup finished, a call reaching the cloud): past it the step is judged not to happen. About ten times the
+ * slowest correct run seen under load; a wrong answer is graded without waiting longer than that.
+ */
+const STEP_MS = 4000;
+
 /** One check's world: a fresh namespace and cloud, and the lab's controller running against them. */
 class Scenario {
   readonly cloud: FakeCloud;
@@ -125,7 +132,7 @@ class Scenario {
   }
 
   /** Waits until `name` is set up; fails with the last reason. */
-  async waitReady(name: string, timeout = 5000): Promise<void> {
+  async waitReady(name: string, timeout = STEP_MS): Promise<void> {
     let why: string | undefined = "not checked yet";
     try {
       await eventually(
@@ -141,7 +148,7 @@ class Scenario {
   }
 
   /** Waits until the Bucket object is gone; fails saying what holds it. */
-  async waitGone(name: string, timeout = 5000): Promise<void> {
+  async waitGone(name: string, timeout = STEP_MS): Promise<void> {
     try {
       await eventually(async () => (await this.get(name)) === undefined, { timeout, interval: 50 });
     } catch {
@@ -241,14 +248,16 @@ export default defineLab({
             s.cloud.setLatency(60_000); // every cloud call waits until the grader moves the cloud's clock
             await s.startController();
             await s.create("assets");
-            await eventually(() => s.cloud.calls.total() > 0, { timeout: 5000, interval: 10 }).catch(() => {
-              throw new Error("no cloud call within 5 s of creating the Bucket");
-            });
+            await eventually(() => s.cloud.calls.total() > 0, { timeout: STEP_MS, interval: 10 }).catch(
+              () => {
+                throw new Error(`no cloud call within ${STEP_MS / 1000} s of creating the Bucket`);
+              },
+            );
             // The controller's first cloud call is under way: delete the Bucket now, then let the cloud answer.
             await s.buckets.delete(s.namespace, "assets");
             s.cloud.setLatency(0);
             await clock.advance(60_000);
-            await s.waitGone("assets", 5000).catch((err: Error) => {
+            await s.waitGone("assets").catch((err: Error) => {
               throw new Error(
                 `deleted during the first cloud call, the Bucket never finished its cleanup: ${err.message}`,
               );
@@ -309,9 +318,9 @@ export default defineLab({
             await s.waitReady("archive");
             s.cloud.setDown(true);
             await s.buckets.delete(s.namespace, "archive");
-            await eventually(() => s.deletes("archive").calls >= 1, { timeout: 5000, interval: 20 }).catch(
+            await eventually(() => s.deletes("archive").calls >= 1, { timeout: STEP_MS, interval: 20 }).catch(
               () => {
-                throw new Error("no delete call reached the cloud within 5 s of the DELETE");
+                throw new Error(`no delete call reached the cloud within ${STEP_MS / 1000} s of the DELETE`);
               },
             );
             await consistently(
@@ -394,9 +403,9 @@ export default defineLab({
                   left = await s.get("shared");
                   return !left?.metadata.finalizers?.includes(BUCKET_FINALIZER);
                 },
-                { timeout: 5000, interval: 50 },
+                { timeout: STEP_MS, interval: 50 },
               ).catch(() => {
-                throw new Error(`${BUCKET_FINALIZER} still on the deleted Bucket after 5 s`);
+                throw new Error(`${BUCKET_FINALIZER} still on the deleted Bucket after ${STEP_MS / 1000} s`);
               });
               if (!left)
                 throw new Error(
@@ -408,7 +417,7 @@ export default defineLab({
                 );
               s.expectDeletedOnce("shared");
               await s.releaseOther("shared");
-              await s.waitGone("shared", 5000);
+              await s.waitGone("shared");
             } finally {
               await s.releaseOther("shared");
             }
