@@ -395,12 +395,20 @@ describe.skipIf(skipReason !== undefined)(`the Go module builds, vets and runs${
     });
 
     it("11: the manager's /metrics has the reconcile counters, the workqueue and our own gauge", async () => {
-      const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      // Each scrape is bounded, and the wait ends inside the test's limit, so a failure says what was seen.
+      const scrape = async () =>
+        (
+          await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(5000) })
+        ).text();
+      let last = "";
       const body = await until(async () => {
-        const text = await scrape().catch(() => "");
-        return /workbook_cloud_buckets 0/.test(text) ? text : undefined;
-      });
-      expect(body, "workbook_cloud_buckets back to 0 after the Bucket's delete").toBeDefined();
+        last = await scrape().catch((err: Error) => `scrape failed: ${err.message}`);
+        return /workbook_cloud_buckets 0/.test(last) ? last : undefined;
+      }, 45_000);
+      expect(
+        body,
+        `workbook_cloud_buckets back to 0 after the Bucket's delete; last scrape: ${last.match(/^workbook_cloud_buckets.*$|^scrape failed.*$/m)?.[0] ?? "no such line"}`,
+      ).toBeDefined();
       const success =
         /controller_runtime_reconcile_total\{controller="configset",result="success"\} (\d+)/.exec(
           body ?? "",
@@ -408,7 +416,7 @@ describe.skipIf(skipReason !== undefined)(`the Go module builds, vets and runs${
       expect(Number(success?.[1])).toBeGreaterThan(0);
       expect(body).toMatch(/workqueue_depth\{controller="configset",name="configset"/);
       expect(body).toMatch(/rest_client_requests_total\{code="201",host="[^"]+",method="POST"\} \d+/);
-    });
+    }, 60_000);
 
     it("10: SIGTERM stops the manager cleanly (exit 0)", async () => {
       expect(await operator.stop()).toBe(0);
