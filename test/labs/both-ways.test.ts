@@ -9,6 +9,8 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hasGoTrack } from "../../src/tools/cli/grade.js";
+import { goUnavailableReason } from "../real-clients/build.js";
 import { SMOKE_LAB } from "../tiers.js";
 import { grade, gradedBothWays, labs, paths, split } from "./support/both-ways.js";
 
@@ -29,3 +31,12 @@ describe("labs and solutions", () => {
 describe.each(labs.filter((lab) => lab !== SMOKE_LAB))("lab %s graded both ways", (lab) => {
   gradedBothWays(lab);
 });
+
+// The Go track (labs/NN-topic/go, graded with --go): the same requirements, on a controller-runtime program.
+const goUnavailable = await goUnavailableReason();
+describe.skipIf(goUnavailable !== undefined).each(labs.filter((lab) => hasGoTrack(paths.labs, lab)))(
+  `lab %s, Go track, graded both ways${goUnavailable ? ` (skipped: ${goUnavailable})` : ""}`,
+  (lab) => {
+    gradedBothWays(lab, { go: true });
+  },
+);

@@ -38,6 +38,8 @@ interface AnswerMeta {
   behaviour: string;
   failsWith?: string[];
   alsoFails?: string[];
+  /** `"go"`: the patch changes the lab's Go track (its go/ folder), graded with `--go`. */
+  track?: "go";
 }
 
 interface Answer {
@@ -134,7 +136,7 @@ describe("wrong answers fail with their named requirement, alternatives pass", (
       const started = Date.now();
       let ok = false;
       try {
-        const report = grade(answer.lab, labsDir);
+        const report = grade(answer.lab, labsDir, undefined, { go: answer.meta.track === "go" });
         const results = report.labs.flatMap((l) => l.results);
         const names = results.map((r) => r.requirement);
         const failed = results.filter((r) => !r.passed);
@@ -143,7 +145,7 @@ describe("wrong answers fail with their named requirement, alternatives pass", (
         const skipped = new Set(failed.filter((r) => r.skipped).map((r) => r.requirement));
         const why = failed.map((r) => `${r.requirement}: ${r.message}`).join("\n");
         expect(
-          failedNames.filter((n) => /^the lab (has a grader|'s code loads)$/.test(n)),
+          failedNames.filter((n) => /^the (lab (has a grader|'s code loads)|Go program builds)$/.test(n)),
           `the answer must load: ${why}`,
         ).toEqual([]);
         if (answer.meta.kind === "alternative") {

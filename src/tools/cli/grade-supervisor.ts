@@ -6,6 +6,8 @@
  * running, the same way. So one bad check never stops the grade, and the report always has every requirement.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { CheckResult, GradeReport } from "../../workbook/grading/check.js";
 import type { CheckInfo, WorkerMessage } from "./grade-protocol.js";
 
@@ -137,7 +139,9 @@ export async function superviseLab(
         lab,
         "the lab's code loads",
         message,
-        "the lab's code must import without throwing; `npm run typecheck` shows type errors",
+        existsSync(join(dir, "go.mod"))
+          ? "the Go program must build (go build runs in the lab's go/ folder, with labs/go-kit): fix what it printed"
+          : "the lab's code must import without throwing; `npm run typecheck` shows type errors",
       );
     }
     from = firstMissing();

@@ -1,5 +1,5 @@
 /**
- * `workbook grade [--solutions] [--json [file.json]] [lab-filter]` (npm run grade): grades every lab folder
+ * `workbook grade [--solutions] [--go] [--json [file.json]] [lab-filter]` (npm run grade): grades every lab folder
  * `NN-topic/` of labs/ (or solutions/ with --solutions) with its grader `src/workbook/graders/NN-topic.ts` (built
  * to dist/workbook/graders/NN-topic.js, which is what runs), printing one
  * bullet per requirement with a hint under each failure. Each lab's checks run in a supervised worker process
@@ -8,12 +8,14 @@
  * or, with no file, to stdout instead of the text. Exit 0 when every requirement is met (or there are no labs
  * yet), 1 otherwise, 2 for a bad command line. `--labs-dir` and `--graders-dir` point elsewhere (tests use
  * fixture labs). With `WORKBOOK_CLUSTER=kind` the run starts one kind node, within kind's start budget, and every
- * lab's checks share it (src/tools/cli/grade-cluster.ts).
+ * lab's checks share it (src/tools/cli/grade-cluster.ts). `--go` grades the Go track instead: each lab's `go/`
+ * folder (a controller-runtime program, labs 05-10), with the same grader and requirements.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildGoLab } from "../../workbook/graders/support/go-track.js";
 import type { GradeReport } from "../../workbook/grading/check.js";
 import { formatReport, formatSummary, gradeRunReport } from "../../workbook/grading/report.js";
 import { type GradingRunCluster, startGradingRunCluster } from "./grade-cluster.js";
@@ -28,6 +30,8 @@ export interface GradeArgs {
   filter?: string;
   /** `--json`: `"-"` for stdout, else the file to write. */
   json?: string;
+  /** `--go`: grade each lab's Go track (its `go/` folder) instead of the TypeScript files. */
+  go?: boolean;
 }
 
 /** Parses the command line; unknown flags are a usage error. `--json` takes the next argument if it ends in .json. */
@@ -48,6 +52,7 @@ export function parseGradeArgs(args: readonly string[]): GradeArgs {
     allowPositionals: true,
     options: {
       solutions: { type: "boolean" },
+      go: { type: "boolean" },
       "labs-dir": { type: "string" },
       "graders-dir": { type: "string" },
     },
@@ -60,7 +65,13 @@ export function parseGradeArgs(args: readonly string[]): GradeArgs {
   };
   if (positionals[0] !== undefined) parsed.filter = positionals[0];
   if (json !== undefined) parsed.json = json;
+  if (values.go) parsed.go = true;
   return parsed;
+}
+
+/** Whether lab folder `lab` of `labsDir` has a Go track: a `go/` folder with a go.mod. */
+export function hasGoTrack(labsDir: string, lab: string): boolean {
+  return existsSync(join(labsDir, lab, "go", "go.mod"));
 }
 
 /** Lab folders (`NN-topic`) directly under `dir`, in order. */
@@ -89,6 +100,7 @@ export async function gradeLab(
   dir: string,
   gradersDir: string,
   env?: NodeJS.ProcessEnv,
+  name = lab,
 ): Promise<GradeReport> {
   const file = graderFile(gradersDir, lab);
   if (!file) {
@@ -100,7 +112,7 @@ export async function gradeLab(
       "graders live in src/workbook/graders/<lab>.ts",
     );
   }
-  return superviseLab(lab, file, dir, env ? { env } : {});
+  return superviseLab(name, file, dir, env ? { env } : {});
 }
 
 /**
@@ -144,7 +156,10 @@ async function gradeLabs(
   const reports: GradeReport[] = [];
   try {
     for (const lab of labs) {
-      const report = await gradeLab(lab, join(parsed.labsDir, lab), parsed.gradersDir, cluster?.env);
+      const dir = parsed.go ? join(parsed.labsDir, lab, "go") : join(parsed.labsDir, lab);
+      const name = parsed.go ? `${lab}/go` : lab;
+      const built = parsed.go ? await buildGoTrack(name, dir, text) : undefined;
+      const report = built ?? (await gradeLab(lab, dir, parsed.gradersDir, cluster?.env, name));
       text(formatReport(report));
       reports.push(report);
     }
@@ -155,13 +170,42 @@ async function gradeLabs(
   return reports;
 }
 
+/**
+ * Builds a lab's Go program before its checks run (a first build compiles controller-runtime: minutes, more
+ * than a check may take). Undefined when it built; a report of the compile error when it did not.
+ */
+async function buildGoTrack(
+  name: string,
+  dir: string,
+  text: (t: string) => void,
+): Promise<GradeReport | undefined> {
+  try {
+    const build = await buildGoLab(dir);
+    if (build.compiled)
+      text(`workbook grade: built ${name} with go build in ${(build.ms / 1000).toFixed(1)} s\n`);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return brokenLab(name, "the Go program builds", message, "fix what go build printed, then grade again");
+  }
+}
+
 /** Grades the selected labs and prints their reports; resolves 0 when every requirement is met. */
 export async function run(args: string[]): Promise<number> {
   const parsed = parseGradeArgs(args);
   const startedAt = new Date().toISOString();
-  const labs = listLabs(parsed.labsDir).filter((l) => !parsed.filter || l.includes(parsed.filter));
+  const chosen = listLabs(parsed.labsDir).filter((l) => !parsed.filter || l.includes(parsed.filter));
   const text =
     parsed.json === "-" ? (t: string) => process.stderr.write(t) : (t: string) => process.stdout.write(t);
+  const labs = parsed.go ? chosen.filter((l) => hasGoTrack(parsed.labsDir, l)) : chosen;
+  const noGo = chosen.filter((l) => !labs.includes(l));
+  if (noGo.length > 0) {
+    text(
+      `workbook grade --go: no Go track (a go/ folder) in ${noGo.join(", ")}: labs 01-04 build the machinery ` +
+        "itself and stay TypeScript; grade those without --go\n",
+    );
+    if (labs.length === 0) return 2;
+  }
   if (labs.length === 0) {
     text(
       `workbook grade: no labs in ${parsed.labsDir}${parsed.filter ? ` match "${parsed.filter}"` : " yet"}; nothing to grade\n`,

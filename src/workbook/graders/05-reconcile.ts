@@ -10,19 +10,24 @@ import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../workbook-api/index.js";
 import {
+  type ControllerTrack,
+  type GradedController,
   gradingCluster,
-  importLab,
   type LabController,
   type LabControllerOptions,
+  openTrack,
+  prepareTrack,
   sleep,
   withScenario,
 } from "./support/index.js";
 
-/** What `labs/05-reconcile/controller.ts` must export (its README): a factory of the replica controller. */
+/**
+ * What `labs/05-reconcile/controller.ts` must export (its README): a factory of the replica controller. The Go
+ * track (`labs/05-reconcile/go/`) is a controller-runtime program instead, graded by the same checks.
+ */
 export interface ControllerModule {
   createReplicaController(options: LabControllerOptions): LabController;
 }
-type Instance = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
@@ -36,8 +41,7 @@ const QUIET_MS = 3000;
 
 /** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
 class Scenario {
-  readonly reconciles: string[] = [];
-  readonly instances: Instance[] = [];
+  readonly instances: GradedController[] = [];
   /** GET and LIST requests the grader itself sent (they count in the server's metrics too). */
   ownReads = 0;
   readonly core: CoreV1Api;
@@ -46,7 +50,7 @@ class Scenario {
   constructor(
     readonly cluster: Cluster,
     readonly namespace: string,
-    private readonly mod: ControllerModule,
+    readonly track: ControllerTrack,
   ) {
     this.core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     this.sets = configSetClient(cluster.kubeConfig);
@@ -57,22 +61,30 @@ class Scenario {
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = await importLab<ControllerModule>(dir, "controller.js");
+    const track = await openTrack<ControllerModule>(dir, (mod) => mod.createReplicaController);
     const c = await cluster.get();
     c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
     const namespace = await cluster.newNamespace(label);
-    return new Scenario(c, namespace, mod);
+    return new Scenario(c, namespace, track);
   }
 
-  async startController(): Promise<Instance> {
-    const instance = this.mod.createReplicaController({
-      kubeConfig: this.kubeConfig,
-      namespace: this.namespace,
-      onReconcile: (key) => this.reconciles.push(key),
-    });
+  async startController(): Promise<GradedController> {
+    const instance = this.track.launch(this.cluster, this.namespace);
     this.instances.push(instance);
     await instance.start();
     return instance;
+  }
+
+  /** Reconciles of every instance started so far. */
+  async reconciles(): Promise<number> {
+    let total = 0;
+    for (const instance of this.instances) total += await instance.reconciles();
+    return total;
+  }
+
+  /** "N reconciles reported through onReconcile" (or counted from the Go program's metrics). */
+  async describeReconciles(): Promise<string> {
+    return `${await this.reconciles()} reconciles ${this.track.counting}`;
   }
 
   async createSet(name: string, replicas: number, data: Record<string, string>): Promise<ConfigSet> {
@@ -133,18 +145,18 @@ class Scenario {
    */
   async waitConverged(name: string, timeout = 8000): Promise<void> {
     const started = Date.now();
-    let activity = `${this.reconciles.length}/${writeRequests(this.cluster)}`;
+    let activity = `${await this.reconciles()}/${writeRequests(this.cluster)}`;
     let lastActive = started;
     for (;;) {
       const why = await this.notConverged(name);
       if (why === undefined) return;
       const now = Date.now();
-      const seen = `${this.reconciles.length}/${writeRequests(this.cluster)}`;
+      const seen = `${await this.reconciles()}/${writeRequests(this.cluster)}`;
       if (seen !== activity) {
         activity = seen;
         lastActive = now;
       }
-      const reconciles = `${this.reconciles.length} reconciles reported through onReconcile`;
+      const reconciles = await this.describeReconciles();
       if (now - lastActive >= QUIET_MS)
         throw new Error(
           `not converged: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no write), so nothing will fix it (${reconciles})`,
@@ -201,6 +213,7 @@ const CONVERGES =
 export default defineLab({
   title: "the ConfigSet replica controller",
   async checks(dir) {
+    await prepareTrack(dir);
     return [
       {
         requirement: CONVERGES,
@@ -407,15 +420,15 @@ export default defineLab({
             await s.createSet("web", 3, { color: "blue" });
             await s.waitConverged("web");
             await sleep(300);
-            const before = s.reconciles.length;
+            const before = await s.reconciles();
             const writesBefore = writeRequests(s.cluster);
-            if (before === 0) throw new Error("no reconcile was reported: call options.onReconcile(key)");
-            await consistently(() => s.reconciles.length - before <= 2, {
+            if (before === 0) throw new Error(`no reconcile was counted: ${s.track.noReconciles}`);
+            await consistently(async () => (await s.reconciles()) - before <= 2, {
               duration: 2000,
               interval: 50,
               description: "at most 2 reconciles",
-            }).catch(() => {
-              throw new Error(`${s.reconciles.length - before} reconciles in 2 s while nothing changed`);
+            }).catch(async () => {
+              throw new Error(`${(await s.reconciles()) - before} reconciles in 2 s while nothing changed`);
             });
             const writes = writeRequests(s.cluster);
             if (writes !== undefined && writesBefore !== undefined && writes > writesBefore)
@@ -442,8 +455,8 @@ export default defineLab({
             await sleep(2000);
             const after = readRequests(s.cluster);
             if (start === undefined || converged === undefined || after === undefined) {
-              if (s.reconciles.length === 0)
-                throw new Error("no reconcile was reported: call options.onReconcile(key)");
+              if ((await s.reconciles()) === 0)
+                throw new Error(`no reconcile was counted: ${s.track.noReconciles}`);
               return; // no request metrics on this backend: converging is all that can be checked here
             }
             // The grader's own reads (waitConverged's GET and LISTs) are counted too: subtract them.
@@ -452,7 +465,7 @@ export default defineLab({
             // An informer may relist once after a watch error: allow one LIST of each resource.
             if (busy > 2)
               throw new Error(
-                `${busy} GET/LIST requests while converging (${s.reconciles.length} reconciles): the reconcile reads from the API server`,
+                `${busy} GET/LIST requests while converging (${await s.describeReconciles()}): the reconcile reads from the API server`,
               );
             if (idle > 0) throw new Error(`${idle} GET/LIST requests in 2 s while idle`);
           }),

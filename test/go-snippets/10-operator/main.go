@@ -14,8 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	workbookv1alpha1 "github.com/kube-controller-workbook/go-snippets/api/v1alpha1"
 	"github.com/kube-controller-workbook/go-snippets/internal/controllers"
+	workbookv1alpha1 "github.com/kube-controller-workbook/labkit/api/v1alpha1"
 )
 
 func main() {

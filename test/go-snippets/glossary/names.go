@@ -35,7 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
-	workbookv1alpha1 "github.com/kube-controller-workbook/go-snippets/api/v1alpha1"
+	workbookv1alpha1 "github.com/kube-controller-workbook/labkit/api/v1alpha1"
 	"github.com/kube-controller-workbook/go-snippets/internal/controllers"
 )
 

@@ -26,26 +26,29 @@ export function importsLeavingFolder(text: string): string[] {
   return found;
 }
 
-/** Registers the two tests of one lab: every check passes on the solution, every check fails on the skeleton. */
-export function gradedBothWays(lab: string): void {
+/**
+ * Registers the two tests of one lab: every check passes on the solution, every check fails on the skeleton;
+ * with `go`, of its Go track (the go/ folders, graded with `--go`).
+ */
+export function gradedBothWays(lab: string, options: { go?: boolean } = {}): void {
   it("every check passes on the solution", () => {
-    const { failing, total } = split(grade(lab, paths.solutions));
+    const { failing, total } = split(grade(lab, paths.solutions, paths.graders, options));
     expect(total).toBeGreaterThan(0);
     expect(failing, "checks failing on solutions/").toEqual([]);
   }, 600_000);
 
   it("every check fails on the untouched skeleton, and the README states each requirement as the grader words it", () => {
-    const report = grade(lab, paths.labs);
+    const report = grade(lab, paths.labs, paths.graders, options);
     const { passing, total } = split(report);
     expect(total).toBeGreaterThan(0);
     expect(passing, "checks passing on the skeleton in labs/ grade nothing").toEqual([]);
     // The skeleton fails its checks by running them, not by failing to load (the grader's stand-in requirement).
     const broken = report.labs
       .flatMap((l) => l.results)
-      .filter((r) => /^the lab (has a grader|'s code loads)$/.test(r.requirement));
+      .filter((r) => /^the (lab (has a grader|'s code loads)|Go program builds)$/.test(r.requirement));
     expect(
       broken.map((r) => r.message),
-      "the skeleton must load as shipped",
+      "the skeleton must load (and build) as shipped",
     ).toEqual([]);
     const readme = readFileSync(join(paths.labs, lab, "README.md"), "utf8").replace(/\s+/g, " ");
     const missing = report.labs

@@ -24,13 +24,22 @@ export function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
-/** Grades one lab folder of `labsDir` with `workbook grade --json` and returns the parsed report. */
-export function grade(lab: string, labsDir: string, gradersDir = paths.graders): GradeRunReport {
+/**
+ * Grades one lab folder of `labsDir` with `workbook grade --json` and returns the parsed report; `go` grades
+ * its Go track (`--go`: the lab's go/ folder).
+ */
+export function grade(
+  lab: string,
+  labsDir: string,
+  gradersDir = paths.graders,
+  options: { go?: boolean } = {},
+): GradeRunReport {
   const dir = mkdtempSync(join(tmpdir(), "workbook-grade-cli-"));
   try {
     const file = join(dir, "report.json");
     const cli = join(paths.root, "dist", "tools", "cli", "main.js");
     const args = [cli, "grade", "--json", file, "--labs-dir", labsDir, "--graders-dir", gradersDir, lab];
+    if (options.go) args.push("--go");
     const run = spawnSync(process.execPath, args, { cwd: paths.root, encoding: "utf8", timeout: 600_000 });
     if (!existsSync(file))
       throw new Error(`workbook grade wrote no report (exit ${run.status}):\n${run.stdout}${run.stderr}`);

@@ -58,6 +58,8 @@ export interface ControlPlaneProcessOptions {
   args: string[];
   /** File that receives stdout and stderr. */
   logFile: string;
+  /** Variables added to this process's environment for the child (default: the environment as it is). */
+  env?: NodeJS.ProcessEnv;
   /** Grace period between SIGTERM and SIGKILL in `stop()` (default 10 s, envtest's order of magnitude). */
   stopTimeoutMs?: number;
   /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
@@ -94,7 +96,8 @@ export class ControlPlaneProcess {
   static async start(options: ControlPlaneProcessOptions): Promise<ControlPlaneProcess> {
     const fd = openSync(options.logFile, "a");
     try {
-      const child = spawn(options.command, options.args, { stdio: ["ignore", fd, fd] });
+      const env = options.env ? { ...process.env, ...options.env } : process.env;
+      const child = spawn(options.command, options.args, { env, stdio: ["ignore", fd, fd] });
       const proc = new ControlPlaneProcess(child, options);
       await new Promise<void>((resolve, reject) => {
         child.once("spawn", () => resolve());

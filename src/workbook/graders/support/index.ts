@@ -3,6 +3,8 @@
  * closes, the lazily started cluster a grading worker checks against, the split-brain trials of leader election,
  * and a replica's own proxy to the API server. Not an entry point of the package: only the graders import it.
  */
+
+export { buildGoLab, type GoLabBuild, GoLabController, isGoTrack, LABKIT_DIR } from "./go-track.js";
 export { type GradingCluster, type GradingClusterOptions, gradingCluster } from "./grading-cluster.js";
 export {
   loopingCandidate,
@@ -25,3 +27,4 @@ export {
   sleep,
   withScenario,
 } from "./scenario.js";
+export { type ControllerTrack, type GradedController, openTrack, prepareTrack } from "./tracks.js";

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	workbookv1alpha1 "github.com/kube-controller-workbook/go-snippets/api/v1alpha1"
+	workbookv1alpha1 "github.com/kube-controller-workbook/labkit/api/v1alpha1"
 )
 
 // snippet:begin 05

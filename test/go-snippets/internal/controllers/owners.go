@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	workbookv1alpha1 "github.com/kube-controller-workbook/go-snippets/api/v1alpha1"
+	workbookv1alpha1 "github.com/kube-controller-workbook/labkit/api/v1alpha1"
 )
 
 // snippet:begin 08

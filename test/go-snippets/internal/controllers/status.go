@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 
-	workbookv1alpha1 "github.com/kube-controller-workbook/go-snippets/api/v1alpha1"
+	workbookv1alpha1 "github.com/kube-controller-workbook/labkit/api/v1alpha1"
 )
 
 // snippet:begin 06

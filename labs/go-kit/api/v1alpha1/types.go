@@ -1,7 +1,9 @@
 // Package v1alpha1 holds the Go types of the workbook's kinds (workbook.dev/v1alpha1), laid out as kubebuilder
 // lays out an operator's api/ folder. The markers (+kubebuilder:...) are what controller-gen reads to write the
-// CRD; the CRDs the cluster serves come from src/workbook-api/crds.ts. The DeepCopy methods in deepcopy.go are
-// written by hand here; in an operator, controller-gen generates them into zz_generated.deepcopy.go.
+// CRD; the CRDs the cluster serves come from src/workbook/workbook-api/crds.ts. The DeepCopy methods in
+// deepcopy.go are written by hand here; in an operator, controller-gen generates them into
+// zz_generated.deepcopy.go. The Go labs (labs/NN-topic/go) and the notebooks' Go module (test/go-snippets)
+// both import this package.
 // +groupName=workbook.dev
 package v1alpha1
 
