@@ -15,7 +15,7 @@ import { findGo, realClientsCacheRoot } from "../real-clients/build.js";
 
 const exec = promisify(execFile);
 
-/** The Go module: one folder per notebook program, plus api/v1alpha1, internal/controllers and glossary. */
+/** The Go module: one folder per notebook program, plus internal/controllers and glossary (API types: labkit). */
 export const GO_SNIPPETS_SOURCE = dirname(fileURLToPath(import.meta.url));
 
 /** Every .go file of the module, relative to it, sorted. */
@@ -29,11 +29,19 @@ export async function goFiles(dir = GO_SNIPPETS_SOURCE): Promise<string[]> {
   return out.sort();
 }
 
+/** labs/go-kit: the module's go.mod replaces labkit (the workbook's API types) with this folder. */
+const LABKIT_SOURCE = join(GO_SNIPPETS_SOURCE, "..", "..", "labs", "go-kit");
+
 async function moduleHash(): Promise<string> {
   const hash = createHash("sha256");
-  for (const name of [...(await goFiles()), "go.mod", "go.sum"]) {
-    hash.update(`${name}\0`);
-    hash.update(await readFile(join(GO_SNIPPETS_SOURCE, name)));
+  for (const [root, tag] of [
+    [GO_SNIPPETS_SOURCE, "snippets"],
+    [LABKIT_SOURCE, "labkit"],
+  ] as const) {
+    for (const name of [...(await goFiles(root)), "go.mod", "go.sum"]) {
+      hash.update(`${tag}/${name}\0`);
+      hash.update(await readFile(join(root, name)));
+    }
   }
   return hash.digest("hex").slice(0, 16);
 }

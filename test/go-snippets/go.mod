@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/kube-controller-workbook/labkit v0.0.0
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -70,3 +71,6 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+// The workbook's API types (api/v1alpha1) live in labs/go-kit, which the Go labs build with too.
+replace github.com/kube-controller-workbook/labkit => ../../labs/go-kit

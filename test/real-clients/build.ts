@@ -12,42 +12,19 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { findGo, goUnavailableReason } from "../../src/workbook/graders/support/go-toolchain.js";
 
 const exec = promisify(execFile);
 
+export { findGo, goUnavailableReason };
+
 /** The Go module of the program. */
 export const REAL_CLIENTS_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "go");
-
-/** The lowest Go release the module builds with (its go.mod says `go 1.26.0`, as client-go v0.37 requires). */
-const MIN_GO_MINOR = 26;
 
 /** Where the program is built: `$XDG_CACHE_HOME` or `~/.cache`, then `kube-controller-workbook/real-clients`. */
 export function realClientsCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(base, "kube-controller-workbook", "real-clients");
-}
-
-/** The `go` command to use: on PATH, else the official tarball's location; undefined when there is none. */
-export function findGo(): string | undefined {
-  for (const dir of [...(process.env.PATH ?? "").split(":"), "/usr/local/go/bin"]) {
-    if (dir && existsSync(join(dir, "go"))) return join(dir, "go");
-  }
-  return undefined;
-}
-
-/** Why the program cannot be built here (no Go, or a Go older than 1.26), or undefined when it can. */
-export async function goUnavailableReason(go = findGo()): Promise<string | undefined> {
-  if (!go) return "Go is not installed (no `go` on PATH or in /usr/local/go/bin)";
-  try {
-    const { stdout } = await exec(go, ["version"], { timeout: 30_000 });
-    const minor = /go1\.(\d+)/.exec(stdout)?.[1];
-    if (minor === undefined || Number(minor) < MIN_GO_MINOR) {
-      return `Go 1.${MIN_GO_MINOR} or newer is needed for client-go v0.37 (found ${stdout.trim()})`;
-    }
-    return undefined;
-  } catch (err) {
-    return `\`go version\` failed: ${(err as Error).message}`;
-  }
 }
 
 /** A hash of every file of the module: the cache key. */

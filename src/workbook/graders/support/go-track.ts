@@ -17,9 +17,9 @@ import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { findOnPath } from "../../../control-plane/cluster/envtest/assets.js";
 import { freeLoopbackPort } from "../../../control-plane/cluster/envtest/ports.js";
 import { ControlPlaneProcess } from "../../../control-plane/cluster/envtest/process.js";
+import { findGo, goUnavailableReason, MIN_GO_MINOR } from "./go-toolchain.js";
 import { sleep } from "./scenario.js";
 
 const exec = promisify(execFile);
@@ -27,28 +27,19 @@ const exec = promisify(execFile);
 /** The Go module every Go lab builds with: labkit (the manager a lab runs in) and the workbook's API types. */
 export const LABKIT_DIR = fileURLToPath(new URL("../../../../labs/go-kit/", import.meta.url));
 
-/** The oldest Go that builds client-go v0.37 and controller-runtime v0.25 (their go.mod says 1.26). */
-const MIN_GO_MINOR = 26;
-
 /** A lab folder is graded on the Go track when it holds a go.mod (`labs/NN-topic/go/`). */
 export function isGoTrack(dir: string): boolean {
   return existsSync(join(dir, "go.mod"));
 }
 
-/** The `go` binary: on PATH, else where the official tarball installs it. */
-function findGo(): string | undefined {
-  return findOnPath("go") ?? (existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : undefined);
-}
-
 /** Checks that a Go new enough is installed, or throws one line saying what to install. */
 async function requireGo(): Promise<string> {
-  const install = `install Go 1.${MIN_GO_MINOR} or newer (https://go.dev/dl/) and put it on PATH, or grade the TypeScript track (without --go)`;
   const go = findGo();
-  if (!go) throw new Error(`the Go track needs Go and there is no \`go\` here: ${install}`);
-  const { stdout } = await exec(go, ["version"], { timeout: 30_000 });
-  const minor = Number(/go1\.(\d+)/.exec(stdout)?.[1] ?? 0);
-  if (minor < MIN_GO_MINOR)
-    throw new Error(`the Go track needs Go 1.${MIN_GO_MINOR}, found ${stdout.trim()}: ${install}`);
+  const problem = await goUnavailableReason(go);
+  if (!go || problem)
+    throw new Error(
+      `the Go track needs Go 1.${MIN_GO_MINOR} or newer: ${problem}; install it (https://go.dev/dl/) and put it on PATH, or grade the TypeScript track (without --go)`,
+    );
   return go;
 }
 
@@ -127,16 +118,14 @@ export interface GoLabTarget {
 }
 
 /** Sums every sample of `metric` in a Prometheus text exposition (all label sets). */
-export function sumSamples(exposition: string, metric: string): { series: number; sum: number } {
-  let series = 0;
+export function sumSamples(exposition: string, metric: string): number {
   let sum = 0;
   for (const line of exposition.split("\n")) {
     const next = line[metric.length];
     if (!line.startsWith(metric) || (next !== "{" && next !== " ")) continue;
-    series++;
     sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   }
-  return { series, sum };
+  return sum;
 }
 
 /** How long a manager with no controller registered is given to show one before it counts as started. */
@@ -202,7 +191,7 @@ export class GoLabController {
   async reconciles(): Promise<number> {
     if (!this.process || this.stopped) return this.finalCount;
     const text = await this.scrape().catch(() => undefined);
-    if (text !== undefined) this.finalCount = sumSamples(text, "controller_runtime_reconcile_total").sum;
+    if (text !== undefined) this.finalCount = sumSamples(text, "controller_runtime_reconcile_total");
     else if (!this.process.running && !this.stopped) throw this.exitedError(); // a panic, a log.Fatal
     return this.finalCount;
   }
