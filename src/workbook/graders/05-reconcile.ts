@@ -4,20 +4,21 @@
  * ownerReferences and data, what happens after a failure (a level-triggered controller retries) and how many
  * reads the controller sends (it reads its cache, as a controller-runtime reconciler reads its client's cache).
  */
-import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Cluster } from "../../control-plane/cluster/index.js";
 import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../workbook-api/index.js";
 import {
-  type ControllerTrack,
-  type GradedController,
   gradingCluster,
   type LabController,
   type LabControllerOptions,
   openTrack,
+  openTrackScenario,
   prepareTrack,
   sleep,
+  TrackScenario,
+  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 
@@ -40,51 +41,21 @@ const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
 const QUIET_MS = 3000;
 
 /** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
-class Scenario {
-  readonly instances: GradedController[] = [];
+class Scenario extends TrackScenario {
   /** GET and LIST requests the grader itself sent (they count in the server's metrics too). */
   ownReads = 0;
   readonly core: CoreV1Api;
   readonly sets: ReturnType<typeof configSetClient>;
 
-  constructor(
-    readonly cluster: Cluster,
-    readonly namespace: string,
-    readonly track: ControllerTrack,
-  ) {
-    this.core = cluster.kubeConfig.makeApiClient(CoreV1Api);
-    this.sets = configSetClient(cluster.kubeConfig);
-  }
-
-  get kubeConfig(): KubeConfig {
-    return this.cluster.kubeConfig;
+  constructor(place: TrackScenarioPlace) {
+    super(place);
+    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    this.sets = configSetClient(this.cluster.kubeConfig);
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const track = await openTrack<ControllerModule>(dir, (mod) => mod.createReplicaController);
-    const c = await cluster.get();
-    c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
-    const namespace = await cluster.newNamespace(label);
-    return new Scenario(c, namespace, track);
-  }
-
-  async startController(): Promise<GradedController> {
-    const instance = this.track.launch(this.cluster, this.namespace);
-    this.instances.push(instance);
-    await instance.start();
-    return instance;
-  }
-
-  /** Reconciles of every instance started so far. */
-  async reconciles(): Promise<number> {
-    let total = 0;
-    for (const instance of this.instances) total += await instance.reconciles();
-    return total;
-  }
-
-  /** "N reconciles reported through onReconcile" (or counted from the Go program's metrics). */
-  async describeReconciles(): Promise<string> {
-    return `${await this.reconciles()} reconciles ${this.track.counting}`;
+    const track = openTrack<ControllerModule>(dir, (mod) => mod.createReplicaController);
+    return new Scenario(await openTrackScenario(cluster, track, label));
   }
 
   async createSet(name: string, replicas: number, data: Record<string, string>): Promise<ConfigSet> {
@@ -169,11 +140,6 @@ class Scenario {
   /** The UIDs of the children of `name`, sorted. */
   async uids(name: string): Promise<string[]> {
     return (await this.children(name)).map((cm) => cm.metadata?.uid ?? "").sort();
-  }
-
-  async close(): Promise<void> {
-    this.cluster.instruments?.faults.clear();
-    await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Grader of lab 06-status: the learner's controller reports what it observed in the ConfigSet's status
- * (observedGeneration, counts, Ready and Degraded conditions), on a cluster with the workbook's CRDs, a fresh namespace per
- * check. Outcomes only: what a reader of the status sees, as `kubectl wait --for=condition=Ready` would.
+ * (observedGeneration, counts, Ready and Degraded conditions), on a cluster with the workbook's CRDs, a fresh
+ * namespace per check, on either track (the TypeScript factory or the Go program, support/tracks.ts). Outcomes
+ * only: what a reader of the status sees, as `kubectl wait --for=condition=Ready` would.
  */
 import { CoreV1Api } from "@kubernetes/client-node";
 import { SharedInformerFactory } from "../../cache/index.js";
@@ -17,18 +18,24 @@ import {
 } from "../workbook-api/index.js";
 import {
   gradingCluster,
-  importLab,
   type LabController,
   type LabControllerOptions,
+  openTrack,
+  openTrackScenario,
+  prepareTrack,
   sleep,
+  TrackScenario,
+  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 
-/** What `labs/06-status/controller.ts` must export (its README): a factory of the status-writing controller. */
+/**
+ * What `labs/06-status/controller.ts` must export (its README): a factory of the status-writing controller. The
+ * Go track (`labs/06-status/go/`) is a controller-runtime program instead, graded by the same checks.
+ */
 export interface ControllerModule {
   createStatusController(options: LabControllerOptions): LabController;
 }
-type Instance = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
@@ -37,38 +44,19 @@ const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 const QUIET_MS = 3000;
 
 /** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
-class Scenario {
-  readonly reconciles: string[] = [];
-  readonly instances: Instance[] = [];
+class Scenario extends TrackScenario {
   readonly core: CoreV1Api;
   readonly sets: ReturnType<typeof configSetClient>;
 
-  constructor(
-    readonly cluster: Cluster,
-    readonly namespace: string,
-    private readonly mod: ControllerModule,
-  ) {
-    this.core = cluster.kubeConfig.makeApiClient(CoreV1Api);
-    this.sets = configSetClient(cluster.kubeConfig);
+  constructor(place: TrackScenarioPlace) {
+    super(place);
+    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    this.sets = configSetClient(this.cluster.kubeConfig);
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = await importLab<ControllerModule>(dir, "controller.js");
-    const c = await cluster.get();
-    c.instruments?.faults.clear(); // every requirement starts with no faults left over from another
-    const namespace = await cluster.newNamespace(label);
-    return new Scenario(c, namespace, mod);
-  }
-
-  async startController(): Promise<Instance> {
-    const instance = this.mod.createStatusController({
-      kubeConfig: this.cluster.kubeConfig,
-      namespace: this.namespace,
-      onReconcile: (key) => this.reconciles.push(key),
-    });
-    this.instances.push(instance);
-    await instance.start();
-    return instance;
+    const track = openTrack<ControllerModule>(dir, (mod) => mod.createStatusController);
+    return new Scenario(await openTrackScenario(cluster, track, label));
   }
 
   async createSet(name: string, replicas: number): Promise<void> {
@@ -100,30 +88,25 @@ class Scenario {
    */
   async waitReported(name: string, timeout = 8000): Promise<void> {
     const started = Date.now();
-    let activity = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+    let activity = `${await this.reconciles()}/${statusWrites(this.cluster)}`;
     let lastActive = started;
     for (;;) {
       const why = await this.notReported(name);
       if (why === undefined) return;
       const now = Date.now();
-      const seen = `${this.reconciles.length}/${statusWrites(this.cluster)}`;
+      const seen = `${await this.reconciles()}/${statusWrites(this.cluster)}`;
       if (seen !== activity) {
         activity = seen;
         lastActive = now;
       }
+      const reconciles = await this.describeReconciles();
       if (now - lastActive >= QUIET_MS)
         throw new Error(
-          `not reported: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no status write), so nothing will change it (${this.reconciles.length} reconciles reported)`,
+          `not reported: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no status write), so nothing will change it (${reconciles})`,
         );
-      if (now - started >= timeout)
-        throw new Error(`after ${timeout} ms: ${why} (${this.reconciles.length} reconciles reported)`);
+      if (now - started >= timeout) throw new Error(`after ${timeout} ms: ${why} (${reconciles})`);
       await sleep(50);
     }
-  }
-
-  async close(): Promise<void> {
-    this.cluster.instruments?.faults.clear();
-    await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
   }
 }
 
@@ -174,6 +157,7 @@ const REPORTS =
 export default defineLab({
   title: "a status that tells the truth",
   async checks(dir) {
+    await prepareTrack(dir);
     return [
       {
         requirement: REPORTS,
@@ -345,14 +329,15 @@ export default defineLab({
             await s.createSet("web", 2);
             await s.waitReported("web");
             await sleep(300);
-            const before = s.reconciles.length;
+            const before = await s.reconciles();
             const writesBefore = statusWrites(s.cluster);
-            await consistently(() => s.reconciles.length - before <= 2, {
+            if (before === 0) throw new Error(`no reconcile was counted: ${s.track.noReconciles}`);
+            await consistently(async () => (await s.reconciles()) - before <= 2, {
               duration: 2000,
               interval: 50,
               description: "at most 2 reconciles",
-            }).catch(() => {
-              throw new Error(`${s.reconciles.length - before} reconciles in 2 s while nothing changed`);
+            }).catch(async () => {
+              throw new Error(`${(await s.reconciles()) - before} reconciles in 2 s while nothing changed`);
             });
             const writes = statusWrites(s.cluster);
             if (writes !== undefined && writesBefore !== undefined && writes > writesBefore)

@@ -27,4 +27,9 @@ export {
   sleep,
   withScenario,
 } from "./scenario.js";
+export {
+  openTrackScenario,
+  TrackScenario,
+  type TrackScenarioPlace,
+} from "./track-scenario.js";
 export { type ControllerTrack, type GradedController, openTrack, prepareTrack } from "./tracks.js";
