@@ -1,7 +1,7 @@
 import https from "node:https";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ListBody } from "../../../src/control-plane/apiserver/serializer/list-body.js";
 import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
-import { ListBody } from "../../../src/control-plane/apiserver/storage/list-body.js";
 import { request, serverPerTest } from "./helpers.js";
 
 /**
