@@ -165,8 +165,9 @@ describe("layers: imports run downward only", () => {
  * The API server's own layers, top to bottom, as a request travels through kube-apiserver: the server and its
  * entry point; the handlers (`http/`); the handler-chain instruments; the wiring (`backend.ts`); the registry
  * and admission; patch and field management; validation; the serializer (protobuf bodies to JSON, as
- * apimachinery's runtime/serializer); the schema; storage; the shared vocabulary
- * (`types.ts`, `errors.ts`). A file may import its own layer or any below it.
+ * apimachinery's runtime/serializer); the schema; storage; the shared vocabulary (`types.ts`, `errors.ts`, and
+ * `json.ts`: JSON values, copies and depth limits, as apimachinery's util/json). A file may import its own layer
+ * or any below it.
  */
 const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["index.ts", "server.ts", "tls.ts", "kubeconfig.ts"],
@@ -179,14 +180,11 @@ const SERVER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["serializer/"],
   ["schema/"],
   ["storage/"],
-  ["types.ts", "errors.ts"],
+  ["types.ts", "errors.ts", "json.ts"],
 ];
 
-/**
- * Imports inside the server that still run upward, each with its reason; the list may only shrink.
- * - the shared vocabulary names the LIST body type and the JSON depth limits, both defined in storage.
- */
-const KNOWN_UPWARD_IN_SERVER = ["types.ts -> storage/list-body.ts", "errors.ts -> storage/json.ts"];
+/** Imports inside the server that run upward: none, and the test below keeps it so. */
+const KNOWN_UPWARD_IN_SERVER: string[] = [];
 
 /** The layer index of an apiserver-relative path (undefined for files outside the listed layers). */
 function serverLayerOf(path: string): number | undefined {

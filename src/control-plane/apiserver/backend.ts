@@ -21,7 +21,7 @@ import { ResourceRegistry } from "./registry/resource-registry.js";
 import type { ServedResource } from "./registry/served-resource.js";
 import { Store } from "./registry/store.js";
 import { type IncludeObject, type PrinterColumn, type Table, toTable } from "./registry/table.js";
-import type { ListBody } from "./storage/list-body.js";
+import type { ListBody } from "./serializer/list-body.js";
 import { DEFAULT_HISTORY_SIZE, MvccStore } from "./storage/mvcc-store.js";
 import { DEFAULT_BOOKMARK_INTERVAL_MS, WatchCache } from "./storage/watch-cache.js";
 import type {

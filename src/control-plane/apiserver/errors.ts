@@ -14,7 +14,7 @@ import {
   type StatusError,
   toStatusError,
 } from "../../apimachinery/errors.js";
-import { JsonDepthError, KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH } from "./storage/json.js";
+import { JsonDepthError, KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH } from "./json.js";
 
 /** 415 UnsupportedMediaType, worded as kube-apiserver's content negotiation words it. */
 export function unsupportedMediaType(contentType: string): StatusError {
@@ -30,7 +30,7 @@ export function unsupportedMediaType(contentType: string): StatusError {
  * anything else as 500 InternalError, so the server reports a Status instead of crashing.
  */
 export function responseError(err: unknown): StatusError {
-  // A copy that met a value nested past the limit (see storage/json.ts): bad input, not a server fault.
+  // A copy that met a value nested past the limit (see json.ts): bad input, not a server fault.
   if (err instanceof JsonDepthError) return badRequest(`the object is nested too deeply: ${err.message}`);
   return toStatusError(err) ?? internalError(err instanceof Error ? err.message : String(err));
 }

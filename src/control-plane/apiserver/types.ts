@@ -5,7 +5,6 @@
  * kube-apiserver between `pkg/endpoints` (handlers) and `pkg/registry/generic/registry.Store` (semantics).
  */
 import type { KubeObject, ObjectList } from "../../apimachinery/object.js";
-import type { ListBody } from "./storage/list-body.js";
 
 /** A list response (`metav1.ListMeta` plus items). */
 export interface KubeList extends ObjectList<KubeObject> {
@@ -143,6 +142,18 @@ export type ApiVerb =
   | "deletecollection";
 
 /**
+ * A LIST response already encoded as UTF-8 JSON from its items' stored bytes (`serializer/list-body.ts` builds
+ * one), with its length known before the first byte is sent.
+ */
+export interface EncodedList {
+  readonly byteLength: number;
+  /** The bytes in chunks, each filled only when asked for. */
+  chunks(): Iterable<Buffer>;
+  /** The whole body at once. */
+  toBuffer(): Buffer;
+}
+
+/**
  * The storage-and-semantics backend behind the HTTP layer. Every method either returns or throws an
  * {@link StatusError} carrying a Kubernetes `Status`; nothing else escapes.
  */
@@ -194,7 +205,7 @@ export interface ApiBackend {
    * Optional fast path: the whole LIST response body as UTF-8 JSON, built from each item's stored bytes (same
    * semantics and errors as `list`).
    */
-  listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): ListBody;
+  listJson?(rt: ResourceType, namespace: string | undefined, opts: ListOptions): EncodedList;
   /**
    * Optional: a GET (`name` set) or LIST answered as a `meta.k8s.io/v1` Table, for clients that ask with
    * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (kubectl get). `includeObject` is the query parameter

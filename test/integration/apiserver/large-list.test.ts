@@ -1,11 +1,11 @@
 import https from "node:https";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ListBody } from "../../../src/control-plane/apiserver/serializer/list-body.js";
 import type { EmbeddedApiServer } from "../../../src/control-plane/apiserver/server.js";
-import { ListBody } from "../../../src/control-plane/apiserver/storage/list-body.js";
 import { request, serverPerTest } from "./helpers.js";
 
 /**
- * A LIST larger than one chunk (src/control-plane/apiserver/storage/list-body.ts) is pumped to the socket chunk by chunk: the
+ * A LIST larger than one chunk (src/control-plane/apiserver/serializer/list-body.ts) is pumped to the socket chunk by chunk: the
  * next chunk is filled once the socket took the last one. Counted here by wrapping ListBody's chunk generator.
  */
 const start = serverPerTest();

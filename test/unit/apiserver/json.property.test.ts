@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cloneJson, deepFreeze, jsonEqual } from "../../../src/control-plane/apiserver/storage/json.js";
+import { cloneJson, deepFreeze, jsonEqual } from "../../../src/control-plane/apiserver/json.js";
 
 describe("cloneJson", () => {
   it("equals a JSON round trip for any value JSON can serialize", () => {

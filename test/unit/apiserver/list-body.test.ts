@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ListBody } from "../../../src/control-plane/apiserver/storage/list-body.js";
+import { ListBody } from "../../../src/control-plane/apiserver/serializer/list-body.js";
 
 const envelope = JSON.stringify({
   kind: "ConfigMapList",

@@ -14,7 +14,7 @@ import {
   findNestingPastLimit,
   MAX_BODY_DEPTH,
   nestedDeeperThan,
-} from "../../../src/control-plane/apiserver/storage/json.js";
+} from "../../../src/control-plane/apiserver/json.js";
 
 const arrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const objects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;

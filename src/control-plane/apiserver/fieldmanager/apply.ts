@@ -1,6 +1,6 @@
 import { badRequest, failure, type StatusError } from "../../../apimachinery/errors.js";
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { cloneJson, isJsonObject, jsonEqual } from "../storage/json.js";
+import { cloneJson, isJsonObject, jsonEqual } from "../json.js";
 import { compareObjects } from "./compare.js";
 import { applyConflictError, conflictsOf } from "./conflicts.js";
 import {

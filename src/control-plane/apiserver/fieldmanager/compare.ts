@@ -1,4 +1,4 @@
-import { jsonEqual } from "../storage/json.js";
+import { jsonEqual } from "../json.js";
 import { FieldSet } from "./field-set.js";
 import { indexItems, ListItemError } from "./list-items.js";
 import { childType, type ListType, type MapType, type MergeType, resolveType } from "./merge-schema.js";

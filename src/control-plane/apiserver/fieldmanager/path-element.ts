@@ -6,7 +6,7 @@
  * - `v:"a"`: an item of a set list, by its value;
  * - `i:3`: an item of a list by position (only when a list has no keys and is not atomic: rare).
  */
-import { findNestingPastLimit, MAX_BODY_DEPTH } from "../storage/json.js";
+import { findNestingPastLimit, MAX_BODY_DEPTH } from "../json.js";
 
 export type PathElement = string;
 

@@ -6,13 +6,8 @@
 import { loadYaml } from "@kubernetes/client-node";
 import { badRequest, StatusError, tooLarge } from "../../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
+import { findNestingPastLimit, KUBE_MAX_JSON_DEPTH, MAX_BODY_DEPTH, nestedDeeperThan } from "../json.js";
 import { KUBERNETES_PROTOBUF, protobufBodyAsJson } from "../serializer/protobuf/index.js";
-import {
-  findNestingPastLimit,
-  KUBE_MAX_JSON_DEPTH,
-  MAX_BODY_DEPTH,
-  nestedDeeperThan,
-} from "../storage/json.js";
 import type { PatchType } from "../types.js";
 import { parseJsonReportingDuplicates } from "./json-decoder.js";
 import type { ApiRequest } from "./transport.js";

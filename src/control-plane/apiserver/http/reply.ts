@@ -6,7 +6,7 @@
 
 import type { StatusError } from "../../../apimachinery/errors.js";
 import { responseError } from "../errors.js";
-import { ListBody } from "../storage/list-body.js";
+import { ListBody } from "../serializer/list-body.js";
 import { storedJsonOf } from "../storage/stored-version.js";
 import { type ApiResponse, isHttp2Response } from "./transport.js";
 

@@ -1,6 +1,6 @@
 import { badRequest, failure, type StatusError, tooLarge } from "../../../apimachinery/errors.js";
 import { unsupportedMediaType } from "../errors.js";
-import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
+import { cloneJson, isJsonObject, JsonDepthError } from "../json.js";
 import type { PatchType } from "../types.js";
 import { applyJsonPatch, parseJsonPatch } from "./json-patch.js";
 import { JsonPatchError } from "./json-pointer.js";

@@ -1,4 +1,4 @@
-import { cloneJson, isJsonObject, type JsonObject, jsonEqual, setOwn } from "../storage/json.js";
+import { cloneJson, isJsonObject, type JsonObject, jsonEqual, setOwn } from "../json.js";
 import { JsonPatchError, parseJsonPointer } from "./json-pointer.js";
 
 /** One JSON Patch operation. */

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, setOwn } from "../storage/json.js";
+import { isJsonObject, type JsonObject, setOwn } from "../json.js";
 
 /**
  * JSON Merge Patch (RFC 7386), `application/merge-patch+json`: objects merge key by key, `null` deletes a

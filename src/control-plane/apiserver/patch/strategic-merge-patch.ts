@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, jsonEqual, setOwn } from "../storage/json.js";
+import { isJsonObject, type JsonObject, jsonEqual, setOwn } from "../json.js";
 
 /**
  * The merge keys of the built-in list fields a strategic merge patch merges element by element (the

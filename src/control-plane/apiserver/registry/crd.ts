@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
 import type { Clock } from "../../../clock/clock.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import { type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";

@@ -1,5 +1,5 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { jsonEqual } from "../storage/json.js";
+import { jsonEqual } from "../json.js";
 import { BasicStrategy, copyField } from "./strategy.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { configMapKeyErrors } from "../../../apimachinery/validation/names.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
 import { decodeError, type FieldErrors } from "../validation/field-errors.js";
 import { BasicStrategy } from "./strategy.js";
 

@@ -1,6 +1,6 @@
 import { badRequest } from "../../../apimachinery/errors.js";
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { cloneJson, isJsonObject, JsonDepthError } from "../storage/json.js";
+import { cloneJson, isJsonObject, JsonDepthError } from "../json.js";
 import type { ResourceType } from "../types.js";
 import { apiVersionOf } from "./resource-type.js";
 

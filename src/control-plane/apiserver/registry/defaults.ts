@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 
 /**
  * Server-side defaulting of built-in kinds (the `SetDefaults_*` functions of `k8s.io/kubernetes/pkg/apis/*`),

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { isJsonObject } from "../json.js";
 import { kindSchema } from "../schema/message-schema.js";
-import { isJsonObject } from "../storage/json.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 import { writeAsGo } from "./go-json.js";
 import { BasicStrategy } from "./strategy.js";

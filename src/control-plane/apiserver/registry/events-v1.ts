@@ -8,8 +8,8 @@
  * field selectors use the new names (`regarding.name`), converted to the stored ones.
  */
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import { kindSchema } from "../schema/message-schema.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 import { EventStrategy } from "./event-strategy.js";
 import { writeAsGo } from "./go-json.js";

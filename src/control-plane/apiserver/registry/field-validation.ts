@@ -10,8 +10,8 @@
  * (the default) into `Warning: 299` headers, `Ignore` into nothing; the fields are dropped in every mode.
  */
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldSpec, MessageSchema } from "../schema/message-schema.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
 import type { SchemaProps } from "../validation/openapi-schema.js";
 
 /** The three modes of `?fieldValidation=` (the empty value means Warn). */

@@ -8,9 +8,9 @@
  * omitzero, inline), the same table the protobuf decoder renders with.
  */
 
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldSpec, MessageSchema } from "../schema/message-schema.js";
 import { zeroFieldJson } from "../serializer/protobuf/message-decoder.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
 
 const OMIT = Symbol("omit");
 

@@ -4,7 +4,7 @@
  * out). Keyed by `group/resource`.
  */
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { isJsonObject } from "../storage/json.js";
+import { isJsonObject } from "../json.js";
 import { column, field, num, type Printer } from "./printer.js";
 
 const text = (name: string, description: string, cell: (o: KubeObject) => unknown): Printer => ({

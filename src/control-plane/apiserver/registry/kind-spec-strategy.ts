@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { cloneJson, jsonEqual } from "../json.js";
 import { kindSchema } from "../schema/message-schema.js";
-import { cloneJson, jsonEqual } from "../storage/json.js";
 import type { ResourceType } from "../types.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 import { writeAsGo } from "./go-json.js";

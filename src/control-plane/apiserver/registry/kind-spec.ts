@@ -1,5 +1,5 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import type { JsonObject } from "../storage/json.js";
+import type { JsonObject } from "../json.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 
 /**

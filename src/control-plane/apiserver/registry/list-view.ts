@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
+import type { ListItemText } from "../serializer/list-body.js";
 import { encodeContinue } from "../storage/continue-token.js";
-import type { ListItemText } from "../storage/list-body.js";
 import type { RangePage } from "../storage/list-reader.js";
 import { parseListResourceVersion } from "../storage/resource-version.js";
 import type { StoredVersion } from "../storage/stored-version.js";

@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1123LabelErrors } from "../../../apimachinery/validation/names.js";
 import { namespaceTerminatingConflict } from "../errors.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import { BasicStrategy } from "./strategy.js";
 
 /** The spec finalizer the namespace controller removes once a namespace is empty (`FinalizerKubernetes`). */

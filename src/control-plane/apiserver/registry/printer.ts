@@ -1,5 +1,5 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { isJsonObject } from "../storage/json.js";
+import { isJsonObject } from "../json.js";
 
 /** A column of a `meta.k8s.io/v1` Table (`metav1.TableColumnDefinition`). */
 export interface TableColumn {

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 import { defaultServiceSpec } from "./defaults.js";
 import { BasicStrategy } from "./strategy.js";

@@ -18,10 +18,10 @@ import {
   unparsableUpdateResourceVersion,
 } from "../errors.js";
 import { recordUpdate } from "../fieldmanager/field-manager.js";
+import { cloneJson, isJsonObject, jsonEqual, MAX_BODY_DEPTH, nestedDeeperThan } from "../json.js";
 import { applyPatch } from "../patch/apply-patch.js";
 import { kindSchema, messageSchema } from "../schema/message-schema.js";
-import { cloneJson, isJsonObject, jsonEqual, MAX_BODY_DEPTH, nestedDeeperThan } from "../storage/json.js";
-import { ListBody } from "../storage/list-body.js";
+import { ListBody } from "../serializer/list-body.js";
 import { readRange } from "../storage/list-reader.js";
 import { resolveListPosition } from "../storage/list-revision.js";
 import type { MvccStore } from "../storage/mvcc-store.js";

@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1123SubdomainErrors } from "../../../apimachinery/validation/names.js";
-import type { JsonObject } from "../storage/json.js";
-import { jsonEqual } from "../storage/json.js";
+import type { JsonObject } from "../json.js";
+import { jsonEqual } from "../json.js";
 import type { FieldErrors } from "../validation/field-errors.js";
 
 /**

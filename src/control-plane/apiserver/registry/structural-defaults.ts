@@ -14,7 +14,7 @@
  * Default values are copied, never shared between objects. The walks recurse once per level of the object; a
  * request body is at most 1,000 levels deep (`http/body.ts`), and so is every stored object.
  */
-import { cloneJson, isJsonObject, type JsonObject, setOwn } from "../storage/json.js";
+import { cloneJson, isJsonObject, type JsonObject, setOwn } from "../json.js";
 import type { SchemaProps } from "../validation/openapi-schema.js";
 
 /** A structural schema with its `default` values (the part of `JSONSchemaProps` defaulting reads). */

@@ -1,5 +1,5 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from "../storage/json.js";
+import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from "../json.js";
 import { decodeError, type FieldErrors } from "../validation/field-errors.js";
 import { jsonType } from "./data-strategies.js";
 import { defaultDeploymentSpec, defaultPodOwnSpec, defaultReplicaSetSpec } from "./defaults.js";

@@ -1,4 +1,4 @@
-import { cloneJson } from "./json.js";
+import { cloneJson } from "../json.js";
 import type { StoredVersion } from "./stored-version.js";
 import { SharedWatchEvent } from "./watch-event.js";
 

@@ -1,5 +1,5 @@
 import { badRequest, expired } from "../../../apimachinery/errors.js";
-import { isJsonObject } from "./json.js";
+import { isJsonObject } from "../json.js";
 
 /**
  * The opaque `continue` token of a paginated LIST. Like kube-apiserver's (`pkg/storage/etcd3` continue

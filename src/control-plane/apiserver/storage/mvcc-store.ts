@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { cloneJson } from "../json.js";
 import { ChangeEvent } from "./change-event.js";
 import { EventHistory } from "./event-history.js";
-import { cloneJson } from "./json.js";
 import { ResourceStore } from "./resource-store.js";
 import { StoredVersion } from "./stored-version.js";
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
-import { deepFreeze } from "./json.js";
+import { deepFreeze } from "../json.js";
 
 /** The JSON each live parsed object of a stored version was written as (see {@link storedJsonOf}). */
 const jsonOfObject = new WeakMap<object, string>();

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
+import { deepFreeze } from "../json.js";
 import type { WatchEvent, WatchEventType } from "../types.js";
-import { deepFreeze } from "./json.js";
 import { StoredVersion } from "./stored-version.js";
 
 /**

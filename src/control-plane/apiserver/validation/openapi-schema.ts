@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../storage/json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldErrors } from "./field-errors.js";
 
 /** The part of a structural OpenAPI v3 schema the embedded server checks. */

@@ -4,7 +4,7 @@
  * Stored only: no controller creates their pods.
  */
 import type { KubeObject } from "../../../../apimachinery/object.js";
-import { isJsonObject, type JsonObject } from "../../storage/json.js";
+import { isJsonObject, type JsonObject } from "../../json.js";
 import type { FieldErrors } from "../../validation/field-errors.js";
 import { defaultPodTemplate, objectAt, setIfAbsent } from "../defaults.js";
 import type { KindSpec } from "../kind-spec.js";

@@ -4,7 +4,7 @@
  * (`ValidatePodTemplateSpecForStatefulSet`-style, simplified to what a learner gets wrong).
  */
 import type { KubeObject } from "../../../../apimachinery/object.js";
-import { isJsonObject, type JsonObject } from "../../storage/json.js";
+import { isJsonObject, type JsonObject } from "../../json.js";
 import type { FieldErrors } from "../../validation/field-errors.js";
 import { validateContainers } from "../workload-strategies.js";
 

@@ -4,7 +4,7 @@
  * authorizes every request (it has no RBAC authorizer), so a binding grants nothing here.
  */
 import type { KubeObject } from "../../../../apimachinery/object.js";
-import { isJsonObject } from "../../storage/json.js";
+import { isJsonObject } from "../../json.js";
 import type { FieldErrors } from "../../validation/field-errors.js";
 import { objectAt, setIfAbsent } from "../defaults.js";
 import type { KindSpec } from "../kind-spec.js";

@@ -10,8 +10,8 @@
  * wire format is checked. Bad wire data raises {@link MalformedProtobufError}.
  */
 
+import { findNestingPastLimit, MAX_BODY_DEPTH } from "../../json.js";
 import type { FieldSpec, MessageSchema, ScalarType } from "../../schema/message-schema.js";
-import { findNestingPastLimit, MAX_BODY_DEPTH } from "../../storage/json.js";
 import { goDurationString } from "./go-duration.js";
 import { intOrStringJson, timestampJson } from "./value-types.js";
 import { MalformedProtobufError, ProtoReader, WireType, type WireTypeNumber } from "./wire-reader.js";

@@ -12,6 +12,8 @@
  * `"items":[]` filled by the item texts, comma-separated, in order, and their total is {@link ListBody.byteLength}.
  */
 
+import type { EncodedList } from "../types.js";
+
 /** One item's text: `prefix`, then `json` from index `start` on (a cut that dropped the type meta puts `{` back). */
 export interface ListItemText {
   json: string;
@@ -25,7 +27,7 @@ export interface ListItemText {
 export const LIST_CHUNK_BYTES = 1024 * 1024;
 
 /** A serialized LIST: its exact UTF-8 length, and its bytes on demand, whole or in chunks. */
-export class ListBody {
+export class ListBody implements EncodedList {
   /** Total bytes of the body. */
   readonly byteLength: number;
   private readonly head: string;
