@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasGoTrack } from "../../src/tools/cli/grade.js";
-import { goUnavailableReason } from "../../src/workbook/graders/support/go-toolchain.js";
+import { goUnavailableReason } from "../../src/workbook/grading/go-toolchain.js";
 import { SMOKE_LAB } from "../tiers.js";
 import { grade, gradedBothWays, labs, paths, split } from "./support/both-ways.js";
 

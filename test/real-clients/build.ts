@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { findGo, goUnavailableReason } from "../../src/workbook/graders/support/go-toolchain.js";
+import { findGo, goUnavailableReason } from "../../src/workbook/grading/go-toolchain.js";
 
 const exec = promisify(execFile);
 

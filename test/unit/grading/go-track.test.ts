@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isGoTrack, sumSamples } from "../../../src/workbook/graders/support/go-track.js";
+import { sumSamples } from "../../../src/workbook/graders/support/go-track.js";
+import { isGoTrack } from "../../../src/workbook/grading/go-build.js";
 
 describe("the Go track's reconcile count", () => {
   const exposition = [

@@ -33,6 +33,30 @@ describe("wrong answers are patches on today's solutions", () => {
   );
 });
 
+describe("labs/README.md's table of the suite's report", () => {
+  it("counts, per lab and track, the wrong answers and alternatives this tree holds", () => {
+    const counts = new Map<string, { wrong: number; alternative: number }>();
+    for (const a of answers) {
+      const meta = JSON.parse(readFileSync(join(a.dir, "answer.json"), "utf8")) as {
+        kind: string;
+        track?: string;
+      };
+      const key = meta.track === "go" ? `${a.lab}/go` : a.lab;
+      const row = counts.get(key) ?? { wrong: 0, alternative: 0 };
+      if (meta.kind === "wrong") row.wrong++;
+      else row.alternative++;
+      counts.set(key, row);
+    }
+    const want = [...counts.keys()].sort().map((key) => {
+      const { wrong, alternative } = counts.get(key)!;
+      return `- ${key}: wrong answers caught ${wrong}/${wrong}, alternatives passing ${alternative}/${alternative}`;
+    });
+    const readme = readFileSync(join(paths.labs, "README.md"), "utf8");
+    const table = readme.split("\n").filter((line) => /^- \S+: wrong answers caught /.test(line));
+    expect(table).toEqual(want);
+  });
+});
+
 describe("the strict unified-diff applier", () => {
   const original = "one\ntwo\nthree\nfour\n";
   const patch = ["--- a/f.ts", "+++ b/f.ts", "@@ -2,2 +2,2 @@", " two", "-three", "+THREE", ""].join("\n");

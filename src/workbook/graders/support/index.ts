@@ -4,7 +4,7 @@
  * and a replica's own proxy to the API server. Not an entry point of the package: only the graders import it.
  */
 
-export { buildGoLab, type GoLabBuild, GoLabController, isGoTrack, LABKIT_DIR } from "./go-track.js";
+export { GoLabController, sumSamples } from "./go-track.js";
 export { type GradingCluster, type GradingClusterOptions, gradingCluster } from "./grading-cluster.js";
 export {
   loopingCandidate,

@@ -5,7 +5,8 @@
  * once and grades both with the same checks and hints.
  */
 import type { Cluster } from "../../../control-plane/cluster/index.js";
-import { buildGoLab, GoLabController, isGoTrack } from "./go-track.js";
+import { buildGoLab, isGoTrack } from "../../grading/go-build.js";
+import { GoLabController } from "./go-track.js";
 import { importLab, type LabController, type LabControllerOptions } from "./scenario.js";
 
 /** One instance of the learner's controller as a grader drives it, with the reconciles it has made. */
