@@ -1,6 +1,7 @@
 /**
  * Grader of lab 08-garbage-collection: the learner's collector is the only garbage collector of the cluster
- * (embedded with its own off, or envtest without kube-controller-manager), a fresh namespace per check.
+ * (embedded with its own off, or envtest without kube-controller-manager), a fresh namespace per check, on either
+ * track (the TypeScript factory or the Go program, support/tracks.ts).
  * Outcomes only: which ConfigMaps outlive their ConfigSet under background, foreground and orphan deletion, as
  * kube-controller-manager's garbage collector decides it from ownerReferences and finalizers.
  */
@@ -12,17 +13,23 @@ import { consistently, defineLab, eventually } from "../grading/index.js";
 import { type ConfigSet, configSetClient } from "../workbook-api/index.js";
 import {
   gradingCluster,
-  importLab,
   type LabController,
   type LabControllerOptions,
+  openTrack,
+  openTrackScenario,
+  prepareTrack,
+  TrackScenario,
+  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 
-/** What `labs/08-garbage-collection/collector.ts` must export (its README): a factory of the collector. */
+/**
+ * What `labs/08-garbage-collection/collector.ts` must export (its README): a factory of the collector. The Go
+ * track (`labs/08-garbage-collection/go/`) is a controller-runtime program instead, graded by the same checks.
+ */
 export interface CollectorModule {
   createCollector(options: Omit<LabControllerOptions, "onReconcile">): LabController;
 }
-type Collector = LabController;
 
 const HOLD = "example.com/hold";
 const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
@@ -57,32 +64,22 @@ interface ChildSpec {
 }
 
 /** One check's world: a fresh namespace with the lab's collector running in it. */
-class Scenario {
-  private collector: Collector | undefined;
-
-  private constructor(
-    private readonly c: Cluster,
-    readonly namespace: string,
-  ) {}
-
+class Scenario extends TrackScenario {
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = await importLab<CollectorModule>(dir, "collector.js");
-    const c = await cluster.get();
-    refuseWholeCluster(c);
-    c.instruments?.faults.clear(); // every check starts with clean faults
-    const namespace = await cluster.newNamespace(label);
-    const s = new Scenario(c, namespace);
-    s.collector = mod.createCollector({ kubeConfig: c.kubeConfig, namespace });
-    await s.collector.start();
+    const track = openTrack<CollectorModule>(dir, (mod) => mod.createCollector, "collector.js");
+    const place: TrackScenarioPlace = await openTrackScenario(cluster, track, label);
+    refuseWholeCluster(place.cluster);
+    const s = new Scenario(place);
+    await s.startController();
     return s;
   }
 
   get core(): CoreV1Api {
-    return this.c.kubeConfig.makeApiClient(CoreV1Api);
+    return this.cluster.kubeConfig.makeApiClient(CoreV1Api);
   }
 
   get sets() {
-    return configSetClient(this.c.kubeConfig);
+    return configSetClient(this.cluster.kubeConfig);
   }
 
   /** A ConfigSet and its children `<name>-<i>`, each with a controller reference (plus `extraOwners`). */
@@ -158,8 +155,8 @@ class Scenario {
     }
   }
 
-  async close(): Promise<void> {
-    await this.collector?.stop();
+  override async close(): Promise<void> {
+    await super.close();
     // Let everything go so the namespace can be deleted later: drop the grader's own holds.
     for (const name of await this.childNames()) {
       const cm = await this.child(name);
@@ -172,6 +169,7 @@ class Scenario {
 export default defineLab({
   title: "a garbage collector for ConfigSets",
   async checks(dir) {
+    await prepareTrack(dir);
     return [
       {
         requirement:
