@@ -6,4 +6,5 @@ export * from "./call-log.js";
 export * from "./errors.js";
 export * from "./fake-cloud.js";
 export * from "./faults.js";
+export * from "./http-server.js";
 export * from "./types.js";

@@ -1,28 +1,36 @@
 /**
  * Grader of lab 07-finalizers: the learner's Bucket controller keeps one bucket of a FakeCloud per Bucket object
  * and cleans it up behind a finalizer, on a cluster with the workbook's CRDs and a fresh namespace and cloud per
- * check. Outcomes only: the cloud's buckets, the Bucket's finalizers and status, across restarts and failures,
- * as a cloud provider's controller is judged (delete the external resource exactly once, then let go).
+ * check, on either track (the TypeScript factory, or the Go program calling the cloud over HTTP). Outcomes only:
+ * the cloud's buckets, the Bucket's finalizers and status, across restarts and failures, as a cloud provider's
+ * controller is judged (delete the external resource exactly once, then let go).
  */
 import { isNotFound } from "../../apimachinery/index.js";
 import { FakeClock } from "../../clock/index.js";
-import type { Cluster } from "../../control-plane/cluster/index.js";
-import { FakeCloud, type FakeCloudOptions } from "../fake-cloud/index.js";
+import { FakeCloud, type FakeCloudOptions, FakeCloudServer } from "../fake-cloud/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { BUCKET_FINALIZER, type Bucket, bucketClient } from "../workbook-api/index.js";
 import {
+  type GradedController,
   gradingCluster,
-  importLab,
   type LabController,
   type LabControllerOptions,
+  openTrack,
+  openTrackScenario,
+  prepareTrack,
+  TrackScenario,
+  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 
-/** What `labs/07-finalizers/controller.ts` must export (its README): a factory of the Bucket controller. */
+/**
+ * What `labs/07-finalizers/controller.ts` must export (its README): a factory of the Bucket controller. The Go
+ * track (`labs/07-finalizers/go/`) is a controller-runtime program instead, which reaches the same cloud over
+ * HTTP (FakeCloudServer, at the address in WORKBOOK_CLOUD_URL) and is graded by the same checks.
+ */
 export interface ControllerModule {
   createBucketController(options: LabControllerOptions & { cloud: FakeCloud }): LabController;
 }
-type BucketController = LabController;
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab07", workbookApi: true });
@@ -38,42 +46,36 @@ const OTHER_FINALIZER = "example.com/keep";
 const STEP_MS = 4000;
 
 /** One check's world: a fresh namespace and cloud, and the lab's controller running against them. */
-class Scenario {
+class Scenario extends TrackScenario {
   readonly cloud: FakeCloud;
-  private controllers: BucketController[] = [];
+  /** The cloud over HTTP, for the Go track's program (started with its first instance). */
+  private server: FakeCloudServer | undefined;
 
-  private constructor(
-    readonly c: Cluster,
-    readonly namespace: string,
-    private readonly mod: ControllerModule,
-    cloud: FakeCloudOptions,
-  ) {
+  private constructor(place: TrackScenarioPlace, cloud: FakeCloudOptions) {
+    super(place);
     this.cloud = new FakeCloud(cloud);
   }
 
   /** Opens a scenario with clean API faults (no fault of an earlier check leaks into this one). */
   static async open(dir: string, label: string, cloud: FakeCloudOptions = {}): Promise<Scenario> {
-    const mod = await importLab<ControllerModule>(dir, "controller.js");
-    const c = await cluster.get();
-    c.instruments?.faults.clear();
-    const namespace = await cluster.newNamespace(label);
-    return new Scenario(c, namespace, mod, cloud);
+    // The factory's `cloud` option is handed over by startController (LaunchExtras.options).
+    const track = openTrack<ControllerModule>(
+      dir,
+      (mod) => mod.createBucketController as (options: LabControllerOptions) => LabController,
+    );
+    return new Scenario(await openTrackScenario(cluster, track, label), cloud);
   }
 
   get buckets() {
-    return bucketClient(this.c.kubeConfig);
+    return bucketClient(this.cluster.kubeConfig);
   }
 
-  /** Starts a new instance of the lab's controller (a new Pod of the operator). */
-  async startController(): Promise<BucketController> {
-    const controller = this.mod.createBucketController({
-      kubeConfig: this.c.kubeConfig,
-      namespace: this.namespace,
-      cloud: this.cloud,
-    });
-    this.controllers.push(controller);
-    await controller.start();
-    return controller;
+  /** Starts a new instance of the lab's controller (a new Pod of the operator), with this scenario's cloud. */
+  override async startController(): Promise<GradedController> {
+    if (this.track.language === "typescript")
+      return super.startController({ options: { cloud: this.cloud } });
+    this.server ??= await FakeCloudServer.start(this.cloud);
+    return super.startController({ env: { WORKBOOK_CLOUD_URL: this.server.url } });
   }
 
   cloudName(name: string): string {
@@ -178,9 +180,11 @@ class Scenario {
       );
   }
 
-  async close(): Promise<void> {
-    for (const c of this.controllers) await c.stop();
+  /** Stops the instances, then the cloud and its HTTP front. */
+  override async close(): Promise<void> {
+    await super.close();
     this.cloud.stop();
+    await this.server?.stop();
   }
 }
 
@@ -188,6 +192,7 @@ class Scenario {
 export default defineLab({
   title: "finalizers: clean up the external resource exactly once",
   async checks(dir) {
+    await prepareTrack(dir);
     return [
       {
         requirement: `a new Bucket gets the finalizer ${BUCKET_FINALIZER} and a cloud bucket, its id in status.bucketId`,
@@ -227,7 +232,7 @@ export default defineLab({
         run: () =>
           withScenario(Scenario.open(dir, "status-fails"), async (s) => {
             // Embedded backend only: the first status write of the Bucket answers 500 (elsewhere none fails).
-            s.c.instruments?.faults.failNext("*", 1, 500, "buckets/status");
+            s.cluster.instruments?.faults.failNext("*", 1, 500, "buckets/status");
             await s.startController();
             await s.create("docs");
             await s.waitReady("docs", 4000).catch((err: Error) => {

@@ -17,6 +17,8 @@ import { sleep } from "./scenario.js";
 export interface GoLabTarget {
   kubeconfigPath: string;
   namespace: string;
+  /** More of the program's environment, from the lab (lab 07: WORKBOOK_CLOUD_URL). */
+  env?: Record<string, string>;
 }
 
 /** Sums every sample of `metric` in a Prometheus text exposition (all label sets). */
@@ -61,6 +63,7 @@ export class GoLabController {
       args: [],
       logFile: join(this.logDir, "controller.log"),
       env: {
+        ...this.target.env,
         KUBECONFIG: this.target.kubeconfigPath,
         WORKBOOK_NAMESPACE: this.target.namespace,
         WORKBOOK_METRICS_ADDRESS: `127.0.0.1:${this.port}`,

@@ -32,4 +32,10 @@ export {
   TrackScenario,
   type TrackScenarioPlace,
 } from "./track-scenario.js";
-export { type ControllerTrack, type GradedController, openTrack, prepareTrack } from "./tracks.js";
+export {
+  type ControllerTrack,
+  type GradedController,
+  type LaunchExtras,
+  openTrack,
+  prepareTrack,
+} from "./tracks.js";

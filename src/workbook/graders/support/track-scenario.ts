@@ -6,7 +6,7 @@
 import type { Cluster } from "../../../control-plane/cluster/index.js";
 import type { GradingCluster } from "./grading-cluster.js";
 import type { Scenario } from "./scenario.js";
-import type { ControllerTrack, GradedController } from "./tracks.js";
+import type { ControllerTrack, GradedController, LaunchExtras } from "./tracks.js";
 
 /** Where a track scenario runs: the cluster (faults cleared), its namespace, and the learner's track. */
 export interface TrackScenarioPlace {
@@ -44,8 +44,8 @@ export class TrackScenario implements Scenario {
   }
 
   /** Starts a new instance (its caches synced) and keeps it, to be stopped by {@link close}. */
-  async startController(): Promise<GradedController> {
-    const instance = this.track.launch(this.cluster, this.namespace);
+  async startController(extras?: LaunchExtras): Promise<GradedController> {
+    const instance = this.track.launch(this.cluster, this.namespace, extras);
     this.instances.push(instance);
     await instance.start();
     return instance;

@@ -15,6 +15,15 @@ export interface GradedController extends LabController {
   reconciles(): Promise<number>;
 }
 
+/**
+ * What a lab hands its controller besides the cluster and the namespace (lab 07: the fake cloud): `options` go
+ * into the TypeScript factory's options, `env` into the Go program's environment.
+ */
+export interface LaunchExtras {
+  options?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
 /** How a grader makes instances of the learner's controller, whichever language it is written in. */
 export interface ControllerTrack {
   readonly language: "typescript" | "go";
@@ -23,15 +32,25 @@ export interface ControllerTrack {
   /** What to do when no reconcile was counted at all. */
   readonly noReconciles: string;
   /** A new, not yet started instance watching `namespace` of `cluster`. */
-  launch(cluster: Cluster, namespace: string): GradedController;
+  launch(cluster: Cluster, namespace: string, extras?: LaunchExtras): GradedController;
 }
 
 class InProcessController implements GradedController {
   private count = 0;
   private readonly inner: LabController;
 
-  constructor(make: (options: LabControllerOptions) => LabController, cluster: Cluster, namespace: string) {
-    this.inner = make({ kubeConfig: cluster.kubeConfig, namespace, onReconcile: () => this.count++ });
+  constructor(
+    make: (options: LabControllerOptions) => LabController,
+    cluster: Cluster,
+    namespace: string,
+    extras: Record<string, unknown> = {},
+  ) {
+    this.inner = make({
+      ...extras,
+      kubeConfig: cluster.kubeConfig,
+      namespace,
+      onReconcile: () => this.count++,
+    });
   }
 
   start(): Promise<void> {
@@ -63,8 +82,12 @@ export async function openTrack<M>(
       counting: "counted by controller_runtime_reconcile_total",
       noReconciles:
         "register the controller with the manager in SetupWithManager (ctrl.NewControllerManagedBy)",
-      launch: (cluster, namespace) =>
-        new GoLabController(binary, { kubeconfigPath: cluster.kubeconfigPath, namespace }),
+      launch: (cluster, namespace, extras) =>
+        new GoLabController(binary, {
+          kubeconfigPath: cluster.kubeconfigPath,
+          namespace,
+          env: extras?.env ?? {},
+        }),
     };
   }
   const make = factoryOf(await importLab<M>(dir, file));
@@ -72,7 +95,8 @@ export async function openTrack<M>(
     language: "typescript",
     counting: "reported through onReconcile",
     noReconciles: "call options.onReconcile(key) at the start of every reconcile",
-    launch: (cluster, namespace) => new InProcessController(make, cluster, namespace),
+    launch: (cluster, namespace, extras) =>
+      new InProcessController(make, cluster, namespace, extras?.options),
   };
 }
 
