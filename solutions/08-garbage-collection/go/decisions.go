@@ -109,6 +109,16 @@ func ownerExists(ctx context.Context, d *Deps, namespace string, ref metav1.Owne
 
 // ReconcileChild: background deletion. A child none of whose ConfigSet owners exists any more is deleted.
 func ReconcileChild(ctx context.Context, d *Deps, child *corev1.ConfigMap) error {
+	// Decide from the child as it is now (a live GET, as kube's collector re-reads a dependent before it
+	// deletes it): the cached copy may still carry a reference that the orphan step has just removed.
+	var latest corev1.ConfigMap
+	if err := d.Live.Get(ctx, client.ObjectKeyFromObject(child), &latest); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if latest.UID != child.UID {
+		return nil // a namesake made since: not the child this event was about
+	}
+	child = &latest
 	if !child.DeletionTimestamp.IsZero() {
 		return nil
 	}
