@@ -38,6 +38,8 @@ export async function reconcileOwner(deps: CollectorDeps, owner: ConfigSet): Pro
  * TODO, background deletion: if the child references ConfigSets and none of them exists any more, delete the
  * child. "Exists" means: a GET of the ConfigSet by name (in the child's namespace) finds one with the uid of the
  * reference; a 404, or another uid under that name (the owner was deleted and recreated), means it is gone.
+ * Decide from the child as the server has it now (GET it too, as kube's collector re-reads a dependent before
+ * deleting it): the cached copy may still carry a reference that an orphan step has just removed.
  */
 export async function reconcileChild(deps: CollectorDeps, child: V1ConfigMap): Promise<void> {
   void deps;

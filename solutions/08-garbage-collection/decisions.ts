@@ -101,7 +101,9 @@ async function ownerExists(deps: CollectorDeps, ref: V1OwnerReference): Promise<
 }
 
 /** Background: a child none of whose ConfigSet owners exists any more is deleted. */
-export async function reconcileChild(deps: CollectorDeps, child: V1ConfigMap): Promise<void> {
+export async function reconcileChild(deps: CollectorDeps, cachedChild: V1ConfigMap): Promise<void> {
+  const child = await currentChild(deps, cachedChild);
+  if (!child) return;
   const refs = (child.metadata?.ownerReferences ?? []).filter((ref) => ref.kind === "ConfigSet");
   if (refs.length === 0 || child.metadata?.deletionTimestamp) return;
   for (const ref of refs) if (await ownerExists(deps, ref)) return;
@@ -113,5 +115,23 @@ export async function reconcileChild(deps: CollectorDeps, child: V1ConfigMap): P
     });
   } catch (err) {
     if (!isNotFound(err)) throw err;
+  }
+}
+
+/**
+ * The child as it is now (a live GET, as kube's collector re-reads a dependent before it deletes it), or
+ * undefined when it is gone or a namesake replaced it: the cached copy may still carry a reference that the
+ * orphan step has just removed.
+ */
+async function currentChild(deps: CollectorDeps, cached: V1ConfigMap): Promise<V1ConfigMap | undefined> {
+  try {
+    const live = await deps.core.readNamespacedConfigMap({
+      name: cached.metadata!.name!,
+      namespace: deps.namespace,
+    });
+    return live.metadata?.uid === cached.metadata?.uid ? live : undefined;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
   }
 }

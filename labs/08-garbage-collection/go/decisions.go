@@ -30,7 +30,9 @@ func ReconcileOwner(ctx context.Context, d *Deps, owner *workbookv1alpha1.Config
 // ReconcileChild is called for every ConfigMap event, and for the children of a ConfigSet that changed or went.
 //
 // TODO, background deletion: if the child references ConfigSets and none of them exists any more, delete the
-// child. "Exists" is a GET by name (d.Live: the cache may lag) whose uid matches the reference's.
+// child. "Exists" is a GET by name (d.Live: the cache may lag) whose uid matches the reference's. Decide from
+// the child as the server has it now (d.Live.Get it too, as kube's collector re-reads a dependent before
+// deleting it): the cached copy may still carry a reference that an orphan step has just removed.
 func ReconcileChild(ctx context.Context, d *Deps, child *corev1.ConfigMap) error {
 	_, _, _ = ctx, d, child
 	return nil
