@@ -49,6 +49,7 @@ export {
   StatusError,
   seededRandom,
   splitMetaNamespaceKey,
+  toStatusError,
   untilAborted,
 } from "./apimachinery/index.js";
 export type {

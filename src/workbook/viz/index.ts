@@ -5,6 +5,7 @@
 
 export * from "./data-path.js";
 export * from "./display.js";
+export * from "./field-ownership.js";
 export * from "./flowchart.js";
 export * from "./front-matter.js";
 export * from "./lease-timeline.js";

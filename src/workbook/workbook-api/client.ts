@@ -25,6 +25,38 @@ export interface CustomDeleteOptions {
   uid?: string;
 }
 
+/** Who writes: the field manager recorded in `metadata.managedFields` for the fields this write sets. */
+export interface WriteOptions {
+  /**
+   * The manager's name (`?fieldManager=`). Without it kube-apiserver names the manager after the client's
+   * user agent (client-node sends none, so the server records its own fallback).
+   */
+  fieldManager?: string;
+}
+
+/** Options of {@link CustomResourceClient.apply}: server-side apply (`application/apply-patch+yaml`). */
+export interface ApplyOptions {
+  /** Required by kube-apiserver for an apply: the manager that will own every field sent. */
+  fieldManager: string;
+  /**
+   * Take fields another manager owns instead of failing with 409 Conflict (`?force=true`, kubectl's
+   * `--force-conflicts`, controller-runtime's `client.ForceOwnership`).
+   */
+  force?: boolean;
+}
+
+/**
+ * What an apply sends: the object with every field optional, because a manager sends only the fields it wants
+ * to own (client-go's generated apply configurations, `applyconfigurations/...`, are the typed form of this).
+ */
+export type ApplyConfiguration<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[]
+    ? T[K]
+    : T[K] extends object
+      ? ApplyConfiguration<T[K]>
+      : T[K];
+};
+
 interface Named {
   apiVersion?: string;
   kind?: string;
@@ -32,6 +64,7 @@ interface Named {
 }
 
 const mergePatchOptions = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+const applyPatchOptions = setHeaderOptions("Content-Type", PatchStrategy.ServerSideApply);
 
 /**
  * get / list / create / update / updateStatus / patch / delete of one namespaced custom resource. `update` is
@@ -97,30 +130,53 @@ export class CustomResourceClient<T extends Named> {
   }
 
   /** PUT the whole object; needs `metadata.resourceVersion` (409 Conflict if it is stale). */
-  async update(obj: T): Promise<T> {
+  async update(obj: T, options: WriteOptions = {}): Promise<T> {
     const { namespace, name } = this.target(obj);
     return (await this.api.replaceNamespacedCustomObject({
       ...this.ref(namespace),
       name,
       body: this.withType(obj),
+      fieldManager: options.fieldManager,
     })) as T;
   }
 
   /** PUT to `/status`: only `.status` is taken from `obj`; generation does not change. */
-  async updateStatus(obj: T): Promise<T> {
+  async updateStatus(obj: T, options: WriteOptions = {}): Promise<T> {
     const { namespace, name } = this.target(obj);
     return (await this.api.replaceNamespacedCustomObjectStatus({
       ...this.ref(namespace),
       name,
       body: this.withType(obj),
+      fieldManager: options.fieldManager,
     })) as T;
   }
 
   /** PATCH with a JSON merge patch (RFC 7386), e.g. `{ spec: { replicas: 3 } }`. */
-  async patch(namespace: string, name: string, mergePatch: object): Promise<T> {
+  async patch(namespace: string, name: string, mergePatch: object, options: WriteOptions = {}): Promise<T> {
     return (await this.api.patchNamespacedCustomObject(
-      { ...this.ref(namespace), name, body: mergePatch },
+      { ...this.ref(namespace), name, body: mergePatch, fieldManager: options.fieldManager },
       mergePatchOptions,
+    )) as T;
+  }
+
+  /**
+   * Server-side apply: PATCH `application/apply-patch+yaml` with the fields this manager wants, and only those
+   * (JSON is valid YAML). The server merges them into the stored object, creates it if missing, records the
+   * manager as their owner in `metadata.managedFields`, removes fields this manager alone owned and no longer
+   * sends, and answers 409 Conflict when a sent value differs from one another manager owns (unless `force`).
+   * No resourceVersion is needed: ownership, not a version, guards the fields.
+   */
+  async apply(obj: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
+    const { namespace, name } = this.target(obj as T);
+    return (await this.api.patchNamespacedCustomObject(
+      {
+        ...this.ref(namespace),
+        name,
+        body: this.withType(obj as T),
+        fieldManager: options.fieldManager,
+        force: options.force,
+      },
+      applyPatchOptions,
     )) as T;
   }
 

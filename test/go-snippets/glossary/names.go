@@ -70,6 +70,7 @@ var (
 	_ = metav1.IsControlledBy
 	_ = metrics.Registry
 	_ = retry.RetryOnConflict
+	_ = types.ApplyPatchType
 	_ = types.MergePatchType
 	_ = workbookv1alpha1.AddToScheme
 	_ = workbookv1alpha1.BucketFinalizer
@@ -114,7 +115,10 @@ var (
 	_ informers.SharedInformerFactory
 	_ *leaderelection.LeaderElector
 	_ manager.Manager
+	_ apierrors.APIStatus
 	_ metav1.Condition
+	_ metav1.ManagedFieldsEntry
+	_ metav1.Status
 	_ metav1.Object
 	_ predicate.GenerationChangedPredicate
 	_ reconcile.Reconciler

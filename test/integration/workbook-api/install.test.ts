@@ -131,6 +131,40 @@ describe("the workbook's own API (workbook.dev/v1alpha1)", () => {
     expect((await failure(cfs.get(namespace, "st"))).code).toBe(404);
   });
 
+  it("apply: creates, records the field manager, answers 409 on another manager's field unless forced", async () => {
+    await installWorkbookApi(cluster.kubeConfig);
+    const cfs = configSetClient(cluster.kubeConfig);
+    const owners = (cs: ConfigSet) =>
+      ((cs.metadata.managedFields ?? []) as { manager: string; operation: string; fieldsV1: object }[]).map(
+        (m) => `${m.manager}:${m.operation}:${JSON.stringify(m.fieldsV1)}`,
+      );
+    const desired = { metadata: { name: "applied", namespace }, spec: { replicas: 2 } };
+    const created = await cfs.apply(desired, { fieldManager: "gitops" });
+    expect(created.spec.replicas).toBe(2);
+    expect(owners(created)).toEqual(['gitops:Apply:{"f:spec":{"f:replicas":{}}}']);
+    const again = await cfs.apply(desired, { fieldManager: "gitops" });
+    expect(again.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const labelled = await cfs.patch(
+      namespace,
+      "applied",
+      { metadata: { labels: { team: "a" } } },
+      { fieldManager: "labeler" },
+    );
+    expect(owners(labelled)).toContain('labeler:Update:{"f:metadata":{"f:labels":{".":{},"f:team":{}}}}');
+    const refused = await failure(
+      cfs.apply({ metadata: desired.metadata, spec: { replicas: 3 } }, { fieldManager: "hotfix" }),
+    );
+    expect(refused.code).toBe(409);
+    expect(refused.message).toContain('conflict with "gitops"');
+    const forced = await cfs.apply(
+      { metadata: desired.metadata, spec: { replicas: 3 } },
+      { fieldManager: "hotfix", force: true },
+    );
+    expect(forced.spec.replicas).toBe(3);
+    expect(owners(forced)).toContain('hotfix:Apply:{"f:spec":{"f:replicas":{}}}');
+    await cfs.delete(namespace, "applied");
+  }, 60_000);
+
   it("uninstalls (twice is fine): the kinds stop being served, and install works again", async () => {
     await uninstallWorkbookApi(cluster.kubeConfig);
     await uninstallWorkbookApi(cluster.kubeConfig);

@@ -3,11 +3,8 @@ import { defineQuestions } from "../question.js";
 const notebook = "06-status-that-tells-the-truth";
 const s1 = "1. generation and observedGeneration";
 const s2 = "2. Conditions and Events from a reconcile";
-const s3 = "3. 409 Conflict, and re-read and retry";
-const s4 = "4. Reading your own write from a lagging cache";
-const s5 = "5. Two controllers, one field";
-const s6 = "6. A status that lies";
-const s7 = "7. A status write wakes its own controller";
+const s3 = "3. A status that lies";
+const s4 = "4. A status write wakes its own controller";
 
 /** Questions for `notebooks/06-status-that-tells-the-truth.ipynb`: status a reader can trust. */
 export const status06 = defineQuestions([
@@ -130,157 +127,9 @@ Events.`,
     ],
   },
   {
-    id: "06-optimistic-concurrency",
-    notebook,
-    section: s3,
-    topic: "api-basics",
-    difficulty: "intermediate",
-    question: "Where does optimistic concurrency show up in a controller's life?",
-    answer: `Everywhere a controller writes a whole object: every \`update\` and \`updateStatus\` carries the resourceVersion it
-read, and the API server refuses it with 409 Conflict if the object changed since. That covers status writes
-(section 3), updates of children from a stale cache (section 4), finalizer removal, and leader election (a Lease
-is taken and renewed by an update with the resourceVersion, so two candidates cannot both win). Creates have their
-own form: 409 AlreadyExists for a taken name, which deterministic names turn into idempotency.
-
-It is optimistic because nothing is locked: writers race, one wins, the others notice and retry on fresh data. The
-cost is retries under contention; the benefit is no lock to leak when a controller dies. Patches without a
-resourceVersion (merge patch, server-side apply without force) skip the check for the fields they send, which is
-what section 4's naive code got wrong.`,
-    keyPoints: [
-      {
-        point: "updates carry resourceVersion; stale = 409",
-        terms: ["resourceversion", "409", "conflict", "stale"],
-      },
-      {
-        point: "status writes, child updates, finalizers",
-        terms: ["status", "finalizer", "child", "update"],
-      },
-      { point: "leader election on a Lease", terms: ["lease", "leader"] },
-      { point: "no locks: retry on conflict", terms: ["no lock", "retry", "optimistic"] },
-    ],
-  },
-  {
-    id: "06-on-conflict",
-    notebook,
-    section: s3,
-    topic: "reconcile",
-    difficulty: "basic",
-    question:
-      "Your status update fails with 'the object has been modified; please apply your changes to the latest version'. What do you do?",
-    answer: `Nothing dramatic: it is a 409 Conflict, optimistic concurrency working. Someone (a user, another controller, your
-own previous write not yet in your cache) wrote the object after you read it. Re-read the object, apply your
-change to the fresh copy, write again: \`retry.RetryOnConflict\` in client-go, the loop \`updateStatusWithRetry\` in
-section 3, which lands on the second attempt. In a controller the simplest form is to return the error (or
-requeue): the key is retried with backoff and the next reconcile starts from fresh state anyway.
-
-What not to do: drop the resourceVersion to force the write (for custom resources the server refuses an update
-without one; with a patch you silently overwrite someone else's change), or log it as an error and alert on it.`,
-    keyPoints: [
-      {
-        point: "it is a 409 Conflict from a stale resourceVersion",
-        terms: ["409", "conflict", "stale", "resourceversion"],
-      },
-      { point: "re-read, re-apply, retry", terms: ["re-read", "reread", "retry", "fresh"] },
-      { point: "or requeue the key", terms: ["requeue", "return the error", "backoff"] },
-      {
-        point: "never force by dropping resourceVersion",
-        terms: ["force", "drop", "overwrite", "lost update"],
-      },
-    ],
-  },
-  {
-    id: "06-read-your-write",
-    notebook,
-    section: s4,
-    topic: "cache",
-    difficulty: "advanced",
-    question:
-      "Right after your controller writes an object, its informer cache still shows the old version. What goes wrong, and how do you write code that is correct anyway?",
-    answer: `The cache learns about your write only when the watch event arrives (section 4 measured the lag it set up, about
-400 ms; in a busy cluster it varies). A reconcile that runs in between sees the world before its own write. Code
-that computes "old value + my change" from the cache then loses updates (the naive code wrote 1 twice for two
-creates) or repeats actions (creating a child again).
-
-Correct code: computes status as an **absolute** function of what it observes, never relative to the previous
-status; writes with the resourceVersion it read, so a stale base is a 409 it retries instead of a silent overwrite;
-makes creates idempotent (deterministic names, AlreadyExists = done) or tracks expectations of its in-flight
-writes (the ReplicaSet controller does); and tolerates running again once the cache catches up, when it finds
-nothing to do.`,
-    keyPoints: [
-      { point: "the cache lags behind your own writes", terms: ["lag", "behind", "stale", "not yet"] },
-      { point: "relative updates lose writes", terms: ["relative", "lost update", "increment", "+ 1"] },
-      { point: "absolute values from observation", terms: ["absolute", "observ", "count", "recompute"] },
-      { point: "resourceVersion turns it into a 409", terms: ["resourceversion", "409", "conflict"] },
-      { point: "idempotent creates / expectations", terms: ["idempotent", "deterministic", "expectation"] },
-    ],
-  },
-  {
-    id: "06-patch-vs-update",
-    notebook,
-    section: s4,
-    topic: "api-basics",
-    difficulty: "advanced",
-    question: "When is a merge patch without a resourceVersion dangerous, and when is it the right tool?",
-    answer: `A patch without a resourceVersion is applied to whatever is stored, unconditionally. That is safe when the value
-you send does not depend on what you read: setting a label to a constant, adding your own finalizer, writing a
-status you computed from observation alone. It is dangerous when the value was derived from a read that may be
-stale ("cached + 1"): the server happily applies it over a newer value, and nobody gets an error. Section 4's naive
-code did exactly that and stored 1 after two creates.
-
-Options: include \`metadata.resourceVersion\` in the patch (it then acts as a precondition, 409 if stale), use an
-update, or use server-side apply, which tracks field ownership. Trade-off: preconditions cost retries under
-contention; unconditional patches are cheap but only correct for read-independent values.`,
-    keyPoints: [
-      {
-        point: "unconditional: no conflict detection",
-        terms: ["unconditional", "no conflict", "overwrite", "no resourceversion"],
-      },
-      {
-        point: "fine for values that don't depend on a read",
-        terms: ["constant", "independent", "does not depend", "label", "finalizer"],
-      },
-      {
-        point: "dangerous for read-modify-write",
-        terms: ["read-modify-write", "derived", "stale", "+ 1", "lost update"],
-      },
-      {
-        point: "add resourceVersion precondition or use SSA",
-        terms: ["precondition", "server-side apply", "ssa", "resourceversion"],
-      },
-    ],
-  },
-  {
-    id: "06-field-ownership",
-    notebook,
-    section: s5,
-    topic: "operators",
-    difficulty: "intermediate",
-    question:
-      "Two controllers keep rewriting the same field of an object. How do you recognise it, and how do you fix it?",
-    answer: `Symptoms: the object's resourceVersion climbs without end, both controllers' reconcile and write counts grow, the
-field flips between two values (\`kubectl get -w\` shows it), and nobody reports an error: each controller is
-right by its own logic. Section 5 counted the writes: dozens within 1.5 s, stopping at once when fixed.
-
-The fix is a design rule: **one owner per field**. Give each controller its own field (the second controller got
-\`tier-silver\`), or make one of them the only writer and let the other read. Server-side apply makes ownership
-explicit: each field records its manager in \`managedFields\`, and a second manager changing an owned field gets a
-conflict instead of silently winning. For status the rule is simple: a kind's status belongs to its controller.`,
-    keyPoints: [
-      {
-        point: "endless writes, flipping value, climbing resourceVersion",
-        terms: ["flip", "endless", "climb", "ping-pong", "fight"],
-      },
-      { point: "one owner per field", terms: ["one owner", "single owner", "owner per field"] },
-      {
-        point: "server-side apply / managedFields",
-        terms: ["server-side apply", "managedfields", "ssa", "field manager"],
-      },
-    ],
-  },
-  {
     id: "06-lying-status",
     notebook,
-    section: s6,
+    section: s3,
     topic: "operators",
     difficulty: "basic",
     question:
@@ -288,7 +137,7 @@ conflict instead of silently winning. For status the rule is simple: a kind's st
     answer: `It reports its intention, not an observation. If the call failed, or succeeded but the resource is not usable
 yet, the status lies, and everyone who trusts it (\`kubectl wait\`, dependent controllers, humans) acts on
 something that does not exist. Worse, a controller that believes it succeeded often stops retrying: the liar in
-section 6 says \`Ready=True\` and the cloud has no bucket, for good.
+section 3 says \`Ready=True\` and the cloud has no bucket, for good.
 
 A truthful controller sets \`Ready=True\` only after it has seen the resource (the create answered with an id, or
 a read confirms it), records what it saw (\`status.bucketId\`), and on failure reports \`Ready=False\` with a reason
@@ -310,18 +159,18 @@ controller did that and turned Ready on its second attempt.`,
   {
     id: "06-status-retrigger",
     notebook,
-    section: s7,
+    section: s4,
     topic: "reconcile",
     difficulty: "intermediate",
     question: "Why is Reconcile called again after I update status, and how do I stop a hot loop?",
     answer: `A status write is a write: the object's resourceVersion changes and every watcher of the kind, including your
 controller's own informer, receives a MODIFIED event, which enqueues the key again. That is by design (level
 triggering does not know who wrote). It becomes a hot loop when each reconcile writes status again, for example
-with a timestamp or a counter in it: section 7's hot controller reconciled and wrote in a tight loop.
+with a timestamp or a counter in it: section 4's hot controller reconciled and wrote in a tight loop.
 
 Stop it by writing status only when it differs from what is stored (compute it, compare, use the changed flag of
 \`setStatusCondition\`, no timestamps except \`lastTransitionTime\`), so the reconcile triggered by your own write
-finds nothing to write: section 7's calm controller reconciled twice and wrote once. Optionally filter events with
+finds nothing to write: section 4's calm controller reconciled twice and wrote once. Optionally filter events with
 a predicate such as \`GenerationChangedPredicate\` (changes of intent: the spec, and the start of a deletion), accepting
 that you then ignore status and metadata edits made by others.`,
     keyPoints: [
@@ -343,7 +192,7 @@ that you then ignore status and metadata edits made by others.`,
   {
     id: "06-generation-predicate",
     notebook,
-    section: s7,
+    section: s4,
     topic: "reconcile",
     difficulty: "advanced",
     question:
@@ -351,7 +200,7 @@ that you then ignore status and metadata edits made by others.`,
     answer: `It drops update events in which \`metadata.generation\` did not change, i.e. status-only and metadata-only writes
 (except the first \`deletionTimestamp\` on an object held by finalizers, which bumps the generation, so the start of
 a deletion still gets through).
-Your own status writes then no longer wake the controller: of the two reconciles section 7's calm controller ran, the
+Your own status writes then no longer wake the controller: of the two reconciles section 4's calm controller ran, the
 second (woken by its own status write) would not have happened.
 
 The cost: the controller also stops seeing label, annotation and finalizer changes made by others (a finalizer
@@ -386,7 +235,7 @@ another event arrives.`,
       "Why should a reconcile compute the whole status from scratch each time instead of updating the previous status?",
     answer: `Because the previous status may be stale (read from a lagging cache), may have been written by an older version of
 the controller, or may itself be wrong after a failed write. A status derived from "old status + what I just did"
-carries every past mistake forward and breaks under retries and races (section 4's naive count). A status computed
+carries every past mistake forward and breaks under retries and races (notebook 13's naive count, section 2). A status computed
 from the spec and what is observed now (children counted, the cloud's answer) is correct whenever the
 observation is, converges after any failure, and is idempotent: recomputing it on an unchanged world gives the
 same value, so the write can be skipped.
@@ -398,6 +247,117 @@ is \`lastTransitionTime\`, which by definition depends on the previous status, a
       { point: "derive from spec + observation", terms: ["observ", "spec", "from scratch", "recompute"] },
       { point: "idempotent: same input same status, skip write", terms: ["idempotent", "same", "skip"] },
       { point: "lastTransitionTime is the exception", terms: ["lasttransitiontime", "transition"] },
+    ],
+  },
+  {
+    id: "06-status-subresource",
+    notebook,
+    section: s1,
+    topic: "api-basics",
+    difficulty: "intermediate",
+    question: "What changes for writers and readers when a CRD enables the /status subresource?",
+    answer: `The object gets two doors. The main resource ignores changes to \`.status\` (a PUT or patch that sends a status keeps
+the stored one), and \`/status\` ignores everything but \`.status\` (a spec sent there is dropped). A \`/status\` write
+never moves \`metadata.generation\`, which is what makes \`observedGeneration\` meaningful: the generation counts
+changes of intent, not reports (section 1's table: the status write left generation at 2). Without the
+subresource the status is just another field, and writing it bumps the generation like any other change.
+
+The split also reaches RBAC: \`<kind>/status\` is its own resource, so the controller can be allowed to write
+status while users may only write spec, and each door has its own field manager entries in \`managedFields\`
+(notebook 13 shows \`Update /status\` as a separate owner).`,
+    keyPoints: [
+      {
+        point: "main endpoint ignores status, /status ignores the rest",
+        terms: ["ignore", "dropped", "two", "door"],
+      },
+      { point: "status writes do not bump generation", terms: ["generation"] },
+      { point: "separate RBAC for <kind>/status", terms: ["rbac", "/status", "permission"] },
+    ],
+  },
+  {
+    id: "06-conditions-not-phase",
+    notebook,
+    section: s2,
+    topic: "operators",
+    difficulty: "intermediate",
+    question: "Why do Kubernetes APIs report conditions instead of a single phase field?",
+    answer: `A phase is one enum for a state machine everyone must agree on; adding a state breaks every client that switches on
+it, and one value cannot say two things at once ("progressing and degraded"). Conditions are a list of
+independent observations, each a type with \`status\` True/False/Unknown, a CamelCase \`reason\` for programs, a
+\`message\` for people, \`lastTransitionTime\` and \`observedGeneration\`. New types can be added without breaking
+readers, tools can wait on one (\`kubectl wait --for=condition=Ready\`), and the observedGeneration on each says which
+spec it describes. The API conventions call phase deprecated for new APIs for these reasons.
+
+Section 2's reconcile writes three (\`Ready\`, \`Progressing\`, \`Degraded\`) with \`setStatusCondition\`, which moves
+\`lastTransitionTime\` only when a condition's status flips, so an unchanged condition is not a write.`,
+    keyPoints: [
+      {
+        point: "phase is a closed enum, hard to extend",
+        terms: ["enum", "state machine", "extend", "break"],
+      },
+      {
+        point: "conditions are independent observations",
+        terms: ["independent", "several", "list", "at once"],
+      },
+      {
+        point: "reason, message, lastTransitionTime, observedGeneration",
+        terms: ["reason", "message", "lasttransitiontime", "observedgeneration"],
+      },
+      { point: "tools wait on a condition", terms: ["kubectl wait", "wait"] },
+    ],
+  },
+  {
+    id: "06-event-flood",
+    notebook,
+    section: s2,
+    topic: "operators",
+    difficulty: "advanced",
+    question:
+      "A reconcile fails on every retry and records a Warning Event each time. Why does that not flood the API server, and what do you lose?",
+    answer: `Three guards, all in client-go's recorder (\`tools/record\`), plus one on the server. **Aggregation of identical events**:
+the same object, type, reason and message become one Event whose \`count\` grows (section 2: three records, one
+object, count 3, \`(x3 over ...)\` in \`kubectl describe\`). **Similar events**: from the 10th event within 10 minutes
+that differs only by message, they are combined into one "(combined from similar events)" Event. **A spam
+filter**: a token bucket per source and object (burst 25, refilled one per 5 minutes) drops what is left. On the
+server, Events expire (kube-apiserver's \`--event-ttl\`, one hour by default).
+
+What you lose: Events are best-effort. Some are dropped or merged, the messages of merged ones are gone, and they
+vanish after the TTL. That is why the truth goes into the status (conditions a program can read) and the metrics;
+Events are for the person running \`kubectl describe\` now.`,
+    keyPoints: [
+      { point: "identical events aggregate into a count", terms: ["count", "aggregat", "identical"] },
+      { point: "similar events combined from the 10th", terms: ["similar", "combined", "10"] },
+      {
+        point: "spam filter / rate limit per object",
+        terms: ["spam", "rate limit", "token bucket", "burst"],
+      },
+      {
+        point: "events are best-effort and expire",
+        terms: ["best-effort", "best effort", "ttl", "expire", "lost"],
+      },
+    ],
+  },
+  {
+    id: "06-wait-for-ready",
+    notebook,
+    section: s1,
+    topic: "operators",
+    difficulty: "basic",
+    question:
+      "A deploy script applies a new spec and then waits for Ready=True. Why can that wait succeed before the controller has even looked at the change, and how do you avoid it?",
+    answer: `Because the Ready condition still describes the previous spec: the controller has not reconciled the new generation
+yet, and \`Ready=True\` is left over from the last one. Section 1's last row is that moment: generation 3,
+observedGeneration 2.
+
+Compare \`status.observedGeneration\` (or the condition's own \`observedGeneration\`) with \`metadata.generation\`
+before believing any condition: equal means "this status describes the spec you just wrote". \`kubectl rollout
+status\` does that for Deployments, and \`kubectl wait --for=condition=...\` skips a condition whose
+observedGeneration is older than the object's generation. A controller makes this possible by writing
+observedGeneration in the same status write as the conditions it computed from that spec.`,
+    keyPoints: [
+      { point: "the condition is from the old spec", terms: ["old", "previous", "stale", "left over"] },
+      { point: "compare observedGeneration with generation", terms: ["observedgeneration", "generation"] },
+      { point: "rollout status / kubectl wait do this", terms: ["rollout status", "kubectl wait"] },
     ],
   },
 ]);

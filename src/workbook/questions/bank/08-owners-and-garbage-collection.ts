@@ -302,7 +302,7 @@ waits until the namespace and its ConfigSet are gone.`,
     question:
       "Why may only one ownerReference have `controller: true`, and what should a controller do when it finds an object that matches it but has another controller?",
     answer: `\`controller: true\` names the one owner that manages the object: the one that decides its spec, recreates it,
-scales it. Two controllers claiming the same object would fight over it (notebook 06 shows such a fight), so the API
+scales it. Two controllers claiming the same object would fight over it (notebook 13 shows such a fight), so the API
 server rejects a second controller reference. Plain owner references may be many: an object lives as long as any owner
 does.
 

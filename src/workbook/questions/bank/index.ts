@@ -17,6 +17,7 @@ import { leaderElection09 } from "./09-leader-election.js";
 import { capstone10 } from "./10-capstone-operator.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 import { interview12 } from "./12-interview-preparation.js";
+import { concurrency13 } from "./13-concurrency-and-field-ownership.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -33,4 +34,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...capstone10,
   ...debugging11,
   ...interview12,
+  ...concurrency13,
 ];
