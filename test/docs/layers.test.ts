@@ -71,11 +71,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   "workbook/questions": ["apimachinery", "workbook/grading", "workbook/viz"],
   "workbook/fake-cloud": ["clock"],
   "workbook/workbook-api": ["apimachinery", "client", "controller"],
-  // A grader drives the learner's code against a cluster it starts, with the grading checks and the course's CRDs.
+  // A grader drives the learner's code against a cluster it starts, with the grading checks and the course's CRDs,
+  // and reads what the server recorded as the notebooks show it (viz: managedFields as owned field paths).
   "workbook/graders": [
     ...LIBRARY,
     "control-plane/cluster",
     "workbook/grading",
+    "workbook/viz",
     "workbook/fake-cloud",
     "workbook/workbook-api",
   ],

@@ -33,13 +33,6 @@ export interface ControllerModule {
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
 
-/**
- * How long a controller that has not converged may do nothing (no reconcile, no write) before the outcome is
- * decided: a level-triggered controller retries a failure with backoff (milliseconds here), one that acts
- * only on events has nothing left to act on.
- */
-const QUIET_MS = 3000;
-
 /** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
 class Scenario extends TrackScenario {
   /** GET and LIST requests the grader itself sent (they count in the server's metrics too). */
@@ -111,30 +104,17 @@ class Scenario extends TrackScenario {
 
   /**
    * Polls until `name` has converged. Fails with the last reason after `timeout` ms, or as soon as the outcome
-   * is decided: not converged and the controller quiet (no reconcile, no write) for {@link QUIET_MS}, i.e.
+   * is decided: not converged and the controller quiet (no reconcile, no write) for QUIET_MS (3 s), i.e.
    * nothing is left that would retry.
    */
   async waitConverged(name: string, timeout = 8000): Promise<void> {
-    const started = Date.now();
-    let activity = `${await this.reconciles()}/${writeRequests(this.cluster)}`;
-    let lastActive = started;
-    for (;;) {
-      const why = await this.notConverged(name);
-      if (why === undefined) return;
-      const now = Date.now();
-      const seen = `${await this.reconciles()}/${writeRequests(this.cluster)}`;
-      if (seen !== activity) {
-        activity = seen;
-        lastActive = now;
-      }
-      const reconciles = await this.describeReconciles();
-      if (now - lastActive >= QUIET_MS)
-        throw new Error(
-          `not converged: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no write), so nothing will fix it (${reconciles})`,
-        );
-      if (now - started >= timeout) throw new Error(`after ${timeout} ms: ${why} (${reconciles})`);
-      await sleep(50);
-    }
+    await this.waitFor({
+      missing: () => this.notConverged(name),
+      writes: () => writeRequests(this.cluster),
+      state: "converged",
+      writeKind: "write",
+      timeout,
+    });
   }
 
   /** The UIDs of the children of `name`, sorted. */

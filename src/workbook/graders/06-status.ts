@@ -40,9 +40,6 @@ export interface ControllerModule {
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
 const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 
-/** How long a controller whose status is not reported yet may do nothing before the outcome is decided. */
-const QUIET_MS = 3000;
-
 /** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
 class Scenario extends TrackScenario {
   readonly core: CoreV1Api;
@@ -84,29 +81,16 @@ class Scenario extends TrackScenario {
   /**
    * Polls until the status of `name` reports a converged, current ConfigSet. Fails after `timeout` ms, or as
    * soon as the outcome is decided: not reported and the controller quiet (no reconcile, no status write) for
-   * {@link QUIET_MS}, so nothing is left that would change the status.
+   * QUIET_MS (3 s), so nothing is left that would change the status.
    */
   async waitReported(name: string, timeout = 8000): Promise<void> {
-    const started = Date.now();
-    let activity = `${await this.reconciles()}/${statusWrites(this.cluster)}`;
-    let lastActive = started;
-    for (;;) {
-      const why = await this.notReported(name);
-      if (why === undefined) return;
-      const now = Date.now();
-      const seen = `${await this.reconciles()}/${statusWrites(this.cluster)}`;
-      if (seen !== activity) {
-        activity = seen;
-        lastActive = now;
-      }
-      const reconciles = await this.describeReconciles();
-      if (now - lastActive >= QUIET_MS)
-        throw new Error(
-          `not reported: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no status write), so nothing will change it (${reconciles})`,
-        );
-      if (now - started >= timeout) throw new Error(`after ${timeout} ms: ${why} (${reconciles})`);
-      await sleep(50);
-    }
+    await this.waitFor({
+      missing: () => this.notReported(name),
+      writes: () => statusWrites(this.cluster),
+      state: "reported",
+      writeKind: "status write",
+      timeout,
+    });
   }
 }
 

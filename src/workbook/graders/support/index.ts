@@ -29,8 +29,10 @@ export {
 } from "./scenario.js";
 export {
   openTrackScenario,
+  QUIET_MS,
   TrackScenario,
   type TrackScenarioPlace,
+  type WaitFor,
 } from "./track-scenario.js";
 export {
   type ControllerTrack,

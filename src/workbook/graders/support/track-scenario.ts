@@ -5,7 +5,7 @@
  */
 import type { Cluster } from "../../../control-plane/cluster/index.js";
 import type { GradingCluster } from "./grading-cluster.js";
-import type { Scenario } from "./scenario.js";
+import { type Scenario, sleep } from "./scenario.js";
 import type { ControllerTrack, GradedController, LaunchExtras } from "./tracks.js";
 
 /** Where a track scenario runs: the cluster (faults cleared), its namespace, and the learner's track. */
@@ -28,6 +28,26 @@ export async function openTrackScenario(
   const cluster = await grading.get();
   cluster.instruments?.faults.clear();
   return { cluster, namespace: await grading.newNamespace(label), track: opened };
+}
+
+/**
+ * How long a controller may do nothing (no reconcile, no write) while the state it should reach is missing before
+ * a wait is decided: a level-triggered controller that is quiet this long with work left will not come back to it.
+ */
+export const QUIET_MS = 3000;
+
+/** What {@link TrackScenario.waitFor} waits for, and how it tells a working controller from an idle one. */
+export interface WaitFor {
+  /** Why the state is not reached yet (as a sentence for the learner), or `undefined` once it is. */
+  missing: () => Promise<string | undefined>;
+  /** The controller's writes the server counted so far (`undefined` on a backend without request counts). */
+  writes: () => number | undefined;
+  /** The state, for the messages: "converged", "reported". */
+  state: string;
+  /** What {@link writes} counts, for the messages: "write", "status write". */
+  writeKind: string;
+  /** ms; default 8000. */
+  timeout?: number;
 }
 
 /** Instances of the learner's controller in one namespace, and how many reconciles they made. */
@@ -61,6 +81,36 @@ export class TrackScenario implements Scenario {
   /** "N reconciles reported through onReconcile" (or counted from the Go program's metrics). */
   async describeReconciles(): Promise<string> {
     return `${await this.reconciles()} reconciles ${this.track.counting}`;
+  }
+
+  /**
+   * Polls until `wait.missing` finds nothing. Fails at the timeout, or earlier, once the state is still missing
+   * and the controller has done nothing for {@link QUIET_MS} (no reconcile, no write): then nothing will change it.
+   * Both failures say what was missing last and how many reconciles there were.
+   */
+  async waitFor(wait: WaitFor): Promise<void> {
+    const timeout = wait.timeout ?? 8000;
+    const started = Date.now();
+    const activity = async () => `${await this.reconciles()}/${wait.writes()}`;
+    let lastSeen = await activity();
+    let lastActive = started;
+    for (;;) {
+      const why = await wait.missing();
+      if (why === undefined) return;
+      const now = Date.now();
+      const seen = await activity();
+      if (seen !== lastSeen) {
+        lastSeen = seen;
+        lastActive = now;
+      }
+      const reconciles = await this.describeReconciles();
+      if (now - lastActive >= QUIET_MS)
+        throw new Error(
+          `not ${wait.state}: ${why}, and the controller has done nothing for ${QUIET_MS / 1000} s (no reconcile, no ${wait.writeKind}), so nothing will change it (${reconciles})`,
+        );
+      if (now - started >= timeout) throw new Error(`after ${timeout} ms: ${why} (${reconciles})`);
+      await sleep(50);
+    }
   }
 
   /** Clears the faults this scenario injected and stops every instance. */
