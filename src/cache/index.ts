@@ -4,6 +4,8 @@
  */
 export * from "./delta-fifo.js";
 export * from "./factory.js";
+export * from "./field-indexer.js";
+export * from "./filtering-resource-event-handler.js";
 export * from "./index-funcs.js";
 export * from "./indexer.js";
 export * from "./lister.js";

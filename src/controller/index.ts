@@ -6,5 +6,9 @@
 export * from "./conditions.js";
 export * from "./controller.js";
 export * from "./enqueue-handler.js";
+export * from "./enqueue-mapped.js";
 export * from "./event-recorder.js";
+export type { Predicate } from "./predicates.js";
+export * as predicate from "./predicates.js";
+export { withPredicates } from "./predicates.js";
 export * from "./result.js";

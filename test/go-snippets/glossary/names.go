@@ -62,6 +62,10 @@ var (
 	_ = handler.EnqueueRequestForOwner
 	_ = handler.EnqueueRequestsFromMapFunc
 	_ = handler.OnlyControllerOwner
+	_ = predicate.And[client.Object]
+	_ = predicate.NewPredicateFuncs
+	_ = predicate.Not[client.Object]
+	_ = predicate.Or[client.Object]
 	_ = informers.NewSharedInformerFactoryWithOptions
 	_ = leaderelection.RunOrDie
 	_ = meta.FindStatusCondition
@@ -85,6 +89,7 @@ var (
 // Types.
 var (
 	_ cache.DeletedFinalStateUnknown
+	_ cache.FilteringResourceEventHandler
 	_ cache.Indexer
 	_ cache.Indexers
 	_ *cache.ListWatch
@@ -95,6 +100,7 @@ var (
 	_ cache.SharedIndexInformer
 	_ client.Client
 	_ client.FieldIndexer
+	_ client.MatchingFields
 	_ client.MatchingLabels
 	_ client.Object
 	_ client.Reader
@@ -112,6 +118,7 @@ var (
 	_ dynamic.Interface
 	_ *envtest.Environment
 	_ handler.EnqueueRequestForObject
+	_ handler.MapFunc
 	_ informers.SharedInformerFactory
 	_ *leaderelection.LeaderElector
 	_ manager.Manager
@@ -120,7 +127,11 @@ var (
 	_ metav1.ManagedFieldsEntry
 	_ metav1.Status
 	_ metav1.Object
+	_ predicate.AnnotationChangedPredicate
 	_ predicate.GenerationChangedPredicate
+	_ predicate.LabelChangedPredicate
+	_ predicate.Predicate
+	_ predicate.ResourceVersionChangedPredicate
 	_ reconcile.Reconciler
 	_ record.EventRecorder
 	_ recorder.Provider

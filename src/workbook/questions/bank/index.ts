@@ -18,6 +18,7 @@ import { capstone10 } from "./10-capstone-operator.js";
 import { debugging11 } from "./11-debugging-controllers.js";
 import { interview12 } from "./12-interview-preparation.js";
 import { concurrency13 } from "./13-concurrency-and-field-ownership.js";
+import { events14 } from "./14-which-events-wake-a-controller.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -35,4 +36,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...debugging11,
   ...interview12,
   ...concurrency13,
+  ...events14,
 ];
