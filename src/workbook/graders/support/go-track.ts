@@ -110,6 +110,8 @@ export class GoLabController {
   async metrics(): Promise<string | undefined> {
     if (!this.process || this.stopped) return undefined;
     const text = await this.scrape().catch(() => undefined);
+    // Stopped or crashed while this scrape was under way: the count read at the stop is the last one.
+    if (this.stopped) return undefined;
     if (text !== undefined) this.finalCount = sumSamples(text, "controller_runtime_reconcile_total");
     else if (!this.process.running && !this.target.mayExit) throw this.exitedError(); // a panic, a log.Fatal
     return text;
