@@ -3,7 +3,15 @@
  * CRDs and a FakeCloud, a fresh namespace per check, some through a proxy of their own (support/replica-proxy.ts)
  * that counts their requests and can cut them off from their Lease. Outcomes only: the children and buckets, who
  * reconciled when (one leader at a time, a takeover after a crash), the operator's metrics, no hot loop.
+ *
+ * On either track: the TypeScript factory's replicas run in this process; the Go track's replicas are processes
+ * of the learner's controller-runtime program (support/go-track.ts), which reach the cloud over HTTP, are told
+ * their identity and Lease timings through the environment, crash by SIGKILL, and are read from their manager's
+ * Prometheus metrics: reconciles, leader_election_master_status, the workqueue's depth and retries.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   CoordinationV1Api,
   CoreV1Api,
@@ -12,10 +20,20 @@ import {
   type V1ConfigMap,
 } from "@kubernetes/client-node";
 import { getControllerOf } from "../../meta/index.js";
-import { FakeCloud } from "../fake-cloud/index.js";
+import { FakeCloud, FakeCloudServer } from "../fake-cloud/index.js";
+import { buildGoLab, isGoTrack } from "../grading/go-build.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { STATIC_SITE_FINALIZER, STATIC_SITE_LABEL, type StaticSite } from "../workbook-api/index.js";
-import { gradingCluster, importLab, ReplicaProxy, withScenario } from "./support/index.js";
+import {
+  GoLabController,
+  gradingCluster,
+  importLab,
+  prepareTrack,
+  ReplicaProxy,
+  sleep,
+  sumSamples,
+  withScenario,
+} from "./support/index.js";
 
 /** What `labs/10-operator/operator.ts` must export (its README): a factory of one replica of the operator. */
 export interface OperatorModule {
@@ -60,6 +78,119 @@ export interface Replica {
   crash(): Promise<void>;
 }
 
+/** The metrics a check reads, as {@link Replica.metrics} gives them. */
+type OperatorMetrics = ReturnType<Replica["metrics"]>;
+
+/** The Lease timings every replica runs with (the README states them). */
+const LEASE = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 300 } as const;
+
+/**
+ * One replica as the checks drive it, on either track. `state()` says whether it leads and whether a reconcile
+ * is running right now (the Go track samples controller_runtime_active_workers; the TypeScript track reports
+ * false there, its overlaps are judged from the reconciles' own start and end times).
+ */
+interface GradedReplica {
+  readonly identity: string;
+  start(): Promise<void>;
+  state(): Promise<{ leader: boolean; reconciling: boolean }>;
+  /** Reconciles it has made so far. */
+  reconciles(): Promise<number>;
+  metrics(): Promise<OperatorMetrics>;
+  stop(): Promise<void>;
+  crash(): Promise<void>;
+}
+
+/** A replica of the TypeScript track: the learner's factory's, in this process. */
+class InProcessReplica implements GradedReplica {
+  constructor(
+    private readonly inner: Replica,
+    private readonly records: readonly ReconcileRecord[],
+  ) {}
+  get identity(): string {
+    return this.inner.identity;
+  }
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+  async state() {
+    return { leader: this.inner.isLeader(), reconciling: false };
+  }
+  async reconciles(): Promise<number> {
+    return this.records.filter((r) => r.identity === this.identity).length;
+  }
+  async metrics(): Promise<OperatorMetrics> {
+    return this.inner.metrics();
+  }
+  stop(): Promise<void> {
+    return this.inner.stop();
+  }
+  crash(): Promise<void> {
+    return this.inner.crash();
+  }
+}
+
+/** A replica of the Go track: a process of the learner's program, read from its manager's metrics. */
+class GoReplica implements GradedReplica {
+  constructor(
+    readonly identity: string,
+    private readonly program: GoLabController,
+  ) {}
+  start(): Promise<void> {
+    return this.program.start();
+  }
+  /** A program that no longer runs (crashed, or exited after losing its Lease) neither leads nor reconciles. */
+  async state() {
+    const text = (await this.program.metrics()) ?? "";
+    return {
+      leader: sumSamples(text, "leader_election_master_status") > 0,
+      reconciling: sumSamples(text, "controller_runtime_active_workers") > 0,
+    };
+  }
+  reconciles(): Promise<number> {
+    return this.program.reconciles();
+  }
+  async metrics(): Promise<OperatorMetrics> {
+    const text = (await this.program.metrics()) ?? "";
+    const sum = (metric: string) => sumSamples(text, metric);
+    return {
+      queueDepth: sum("workqueue_depth"),
+      reconciles: sum("controller_runtime_reconcile_total"),
+      errors: sum("controller_runtime_reconcile_errors_total"),
+      retries: sum("workqueue_retries_total"),
+      reconcileSeconds: {
+        count: sum("controller_runtime_reconcile_time_seconds_count"),
+        sum: sum("controller_runtime_reconcile_time_seconds_sum"),
+        max: 0, // a histogram keeps no maximum; no check reads it
+      },
+    };
+  }
+  stop(): Promise<void> {
+    return this.program.stop();
+  }
+  crash(): Promise<void> {
+    return this.program.crash();
+  }
+}
+
+/** The learner's operator: the TypeScript module, or the built Go program. */
+type OperatorTrack = { language: "typescript"; mod: OperatorModule } | { language: "go"; binary: string };
+
+/** How each track shows what a check reads, for messages. */
+const SIGNALS = {
+  typescript: { leader: "isLeader()", retries: "metrics().retries", errors: "metrics().errors" },
+  go: {
+    leader: "leader_election_master_status",
+    retries: "workqueue_retries_total",
+    errors: "controller_runtime_reconcile_errors_total",
+  },
+} as const;
+
+/** Reconciles so far, per replica, at one moment: what "since then" counts from. */
+interface Mark {
+  at: number;
+  counts: Map<string, number>;
+}
+
 const group = "workbook.dev";
 const version = "v1alpha1";
 const plural = "staticsites";
@@ -69,54 +200,130 @@ const cluster = gradingCluster({ prefix: "lab10", workbookApi: true });
 
 /** A scenario: a fresh namespace and cloud, replicas of the operator under test, and a record of reconciles. */
 class Scenario {
+  /** Reconciles the TypeScript track's replicas reported (the Go track's are counted from their metrics). */
   readonly records: ReconcileRecord[] = [];
-  readonly replicas: Replica[] = [];
+  readonly replicas: GradedReplica[] = [];
   /** The proxies of the replicas started with one, by identity. */
   readonly proxies = new Map<string, ReplicaProxy>();
   readonly cloud = new FakeCloud();
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
+  /** The cloud over HTTP and a folder for proxied kubeconfigs: the Go track's, made with its first replica. */
+  private server: FakeCloudServer | undefined;
+  private files: string | undefined;
   constructor(
     readonly kubeConfig: KubeConfig,
+    private readonly kubeconfigPath: string,
     readonly namespace: string,
-    private readonly mod: OperatorModule,
+    private readonly track: OperatorTrack,
   ) {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
   }
 
   static async open(dir: string, label: string): Promise<Scenario> {
-    const mod = await importLab<OperatorModule>(dir, "operator.js");
+    const track: OperatorTrack = isGoTrack(dir)
+      ? { language: "go", binary: (await buildGoLab(dir)).binary }
+      : { language: "typescript", mod: await importLab<OperatorModule>(dir, "operator.js") };
     const c = await cluster.get();
     c.instruments?.faults.clear(); // every check starts with clean faults
     const namespace = await cluster.newNamespace(label);
-    return new Scenario(c.kubeConfig, namespace, mod);
+    return new Scenario(c.kubeConfig, c.kubeconfigPath, namespace, track);
+  }
+
+  /** What this track's messages call the replica's signals. */
+  get says() {
+    return SIGNALS[this.track.language];
   }
 
   /**
    * Starts a replica; with `proxied`, it reaches the API server through a {@link ReplicaProxy} of its own (its
    * requests counted, its Lease requests cut off on demand).
    */
-  async startReplica(identity: string, proxied = false): Promise<Replica> {
+  async startReplica(identity: string, proxied = false): Promise<GradedReplica> {
     let kubeConfig = this.kubeConfig;
     if (proxied) {
       const proxy = await ReplicaProxy.start(this.kubeConfig);
       this.proxies.set(identity, proxy);
       kubeConfig = proxy.kubeConfig();
     }
-    const replica = this.mod.createOperator({
-      kubeConfig,
-      namespace: this.namespace,
-      identity,
-      cloud: this.cloud,
-      leaseDurationMs: 2000,
-      renewDeadlineMs: 1500,
-      retryPeriodMs: 300,
-      onReconcile: (r) => this.records.push(r),
-    });
+    const replica =
+      this.track.language === "go"
+        ? await this.goReplica(this.track.binary, identity, proxied ? kubeConfig : undefined)
+        : new InProcessReplica(
+            this.track.mod.createOperator({
+              kubeConfig,
+              namespace: this.namespace,
+              identity,
+              cloud: this.cloud,
+              ...LEASE,
+              onReconcile: (r) => this.records.push(r),
+            }),
+            this.records,
+          );
     this.replicas.push(replica);
     await replica.start();
     return replica;
+  }
+
+  /** A process of the Go program: this scenario's cloud over HTTP, its identity and the Lease timings. */
+  private async goReplica(binary: string, identity: string, proxied?: KubeConfig): Promise<GoReplica> {
+    this.server ??= await FakeCloudServer.start(this.cloud);
+    let kubeconfigPath = this.kubeconfigPath;
+    if (proxied) {
+      this.files ??= await mkdtemp(join(tmpdir(), "workbook-lab10-"));
+      kubeconfigPath = join(this.files, `${identity}.kubeconfig`);
+      await writeFile(kubeconfigPath, proxied.exportConfig());
+    }
+    const program = new GoLabController(binary, {
+      kubeconfigPath,
+      namespace: this.namespace,
+      mayExit: true, // a manager that lost its Lease ends its process: controller-runtime's way to stop acting
+      env: {
+        WORKBOOK_CLOUD_URL: this.server.url,
+        WORKBOOK_IDENTITY: identity,
+        WORKBOOK_LEASE_DURATION: `${LEASE.leaseDurationMs}ms`,
+        WORKBOOK_RENEW_DEADLINE: `${LEASE.renewDeadlineMs}ms`,
+        WORKBOOK_RETRY_PERIOD: `${LEASE.retryPeriodMs}ms`,
+      },
+    });
+    return new GoReplica(identity, program);
+  }
+
+  /** Whether any replica leads now. */
+  async anyLeader(): Promise<boolean> {
+    const states = await Promise.all(this.replicas.map((r) => r.state()));
+    return states.some((st) => st.leader);
+  }
+
+  /** Reconciles of every replica so far. */
+  async reconciles(): Promise<number> {
+    let total = 0;
+    for (const r of this.replicas) total += await r.reconciles();
+    return total;
+  }
+
+  /** Now, and each replica's reconciles so far. */
+  async mark(): Promise<Mark> {
+    const at = Date.now();
+    const counts = new Map<string, number>();
+    for (const r of this.replicas) counts.set(r.identity, await r.reconciles());
+    return { at, counts };
+  }
+
+  /**
+   * Reconciles since `mark` (of replica `identity`, or all): on the TypeScript track the reports that started
+   * after it, on the Go track the growth of the counters.
+   */
+  async since(mark: Mark, identity?: string): Promise<number> {
+    if (this.track.language === "typescript")
+      return this.records.filter((r) => r.startedAt >= mark.at && (!identity || r.identity === identity))
+        .length;
+    let n = 0;
+    for (const r of this.replicas)
+      if (!identity || r.identity === identity)
+        n += (await r.reconciles()) - (mark.counts.get(r.identity) ?? 0);
+    return n;
   }
 
   async createSite(name: string, replicas: number, content: string): Promise<void> {
@@ -216,17 +423,17 @@ class Scenario {
     quietMs?: number,
   ): Promise<void> {
     const started = Date.now();
-    let activity = this.activity();
+    let activity = await this.activity();
     let lastActive = started;
     for (;;) {
       const why = await this.notConverged(name, replicas, content);
       if (why === undefined) return;
       const now = Date.now();
       const waited = now - started;
-      if (waited > 3000 && this.records.length === 0 && !this.replicas.some((r) => r.isLeader()))
+      if (waited > 3000 && (await this.reconciles()) === 0 && !(await this.anyLeader()))
         throw new Error(`after ${waited} ms: ${why}; no replica is leader and none reported a reconcile`);
       if (waited > timeout) throw new Error(`after ${timeout} ms: ${why}`);
-      const seen = this.activity();
+      const seen = await this.activity();
       if (seen !== activity) {
         activity = seen;
         lastActive = now;
@@ -239,12 +446,12 @@ class Scenario {
     }
   }
 
-  /** Reconciles reported and writes of ConfigMaps and StaticSites sent by every replica, as one token. */
-  private activity(): string {
+  /** Reconciles and writes of ConfigMaps and StaticSites sent by every replica, as one token. */
+  private async activity(): Promise<string> {
     let writes = 0;
     for (const proxy of this.proxies.values())
       writes += proxy.requests(["create", "update", "patch", "delete"], /^(configmaps|staticsites)/);
-    return `${this.records.length}/${writes}`;
+    return `${await this.reconciles()}/${writes}`;
   }
 
   /** GET and LIST requests for ConfigMaps and StaticSites that replica `identity` sent so far. */
@@ -256,6 +463,8 @@ class Scenario {
     for (const proxy of this.proxies.values()) proxy.cutLeases(false);
     await Promise.all(this.replicas.map((r) => r.stop().catch(() => {})));
     await Promise.all([...this.proxies.values()].map((p) => p.stop()));
+    await this.server?.stop();
+    if (this.files) await rm(this.files, { recursive: true, force: true });
     this.cloud.stop();
     await this.core.deleteNamespace({ name: this.namespace }).catch(() => {});
   }
@@ -277,6 +486,7 @@ function overlaps(records: readonly ReconcileRecord[]): string[] {
 export default defineLab({
   title: "the StaticSite operator",
   async checks(dir) {
+    await prepareTrack(dir);
     return [
       {
         requirement:
@@ -382,7 +592,7 @@ export default defineLab({
             const reads = s.reads("op-a") - synced;
             if (reads > 0)
               throw new Error(
-                `the replica sent ${reads} GET/LIST requests for ConfigMaps or StaticSites while converging (${s.records.length} reconciles)`,
+                `the replica sent ${reads} GET/LIST requests for ConfigMaps or StaticSites while converging (${await s.reconciles()} reconciles)`,
               );
           }),
       },
@@ -395,34 +605,40 @@ export default defineLab({
           withScenario(Scenario.open(dir, "failover"), async (s) => {
             const a = await s.startReplica("op-a");
             const b = await s.startReplica("op-b");
-            let both = 0;
-            const sampler = setInterval(() => {
-              if (a.isLeader() && b.isLeader()) both++;
-            }, 10);
+            // Sampled all along: both leading at once, and (Go track) both reconciling at once.
+            let bothLead = 0;
+            let bothReconcile = 0;
+            let sampling = true;
+            const sampler = (async () => {
+              while (sampling) {
+                const [x, y] = await Promise.all([a.state(), b.state()]);
+                if (x.leader && y.leader) bothLead++;
+                if (x.reconciling && y.reconciling) bothReconcile++;
+                await sleep(10);
+              }
+            })();
             try {
               await s.createSite("web", 2, "v1");
               await s.waitConverged("web", 2, "v1");
-              const actors = [...new Set(s.records.map((r) => r.identity))];
+              const actors: GradedReplica[] = [];
+              for (const r of [a, b]) if ((await r.reconciles()) > 0) actors.push(r);
               if (actors.length !== 1)
                 throw new Error(
-                  `reconciles by ${actors.length} replicas before any crash: ${actors.join(", ")}`,
+                  `reconciles by ${actors.length} replicas before any crash: ${actors.map((r) => r.identity).join(", ")}`,
                 );
-              const leader = actors[0] === "op-a" ? a : b;
+              const leader = actors[0]!;
               const standby = leader === a ? b : a;
-              if (!leader.isLeader())
-                throw new Error(`${leader.identity} reconciled but isLeader() is false`);
-              const crashedAt = Date.now();
+              if (!(await leader.state()).leader)
+                throw new Error(`${leader.identity} reconciled but ${s.says.leader} says it does not lead`);
+              const crashed = await s.mark();
               await leader.crash();
-              const crashDone = Date.now();
+              const crashDone = await s.mark();
               await s.updateSpec("web", { replicas: 4 });
               await s.waitConverged("web", 4, "v1", 10_000);
-              const late = s.records.filter((r) => r.identity === leader.identity && r.startedAt > crashDone);
-              if (late.length > 0)
-                throw new Error(`${leader.identity} reconciled ${late.length} times after its crash`);
-              const took = s.records.filter(
-                (r) => r.identity === standby.identity && r.startedAt >= crashedAt,
-              );
-              if (took.length === 0) throw new Error(`${standby.identity} never reconciled after the crash`);
+              const late = await s.since(crashDone, leader.identity);
+              if (late > 0) throw new Error(`${leader.identity} reconciled ${late} times after its crash`);
+              if ((await s.since(crashed, standby.identity)) === 0)
+                throw new Error(`${standby.identity} never reconciled after the crash`);
               const lease = await s.kubeConfig
                 .makeApiClient(CoordinationV1Api)
                 .listNamespacedLease({ namespace: s.namespace });
@@ -434,9 +650,12 @@ export default defineLab({
               const clash = overlaps(s.records);
               if (clash.length > 0)
                 throw new Error(`overlapping reconciles: ${clash.slice(0, 3).join("; ")}`);
-              if (both > 0) throw new Error(`both replicas said isLeader() in ${both} samples`);
+              if (bothReconcile > 0)
+                throw new Error(`both replicas were reconciling at once in ${bothReconcile} samples`);
+              if (bothLead > 0) throw new Error(`both replicas said ${s.says.leader} in ${bothLead} samples`);
             } finally {
-              clearInterval(sampler);
+              sampling = false;
+              await sampler;
             }
           }),
       },
@@ -451,22 +670,24 @@ export default defineLab({
             await s.createSite("web", 2, "v1");
             await s.waitConverged("web", 2, "v1");
             // Only op-a's Lease requests fail from now on; it still reaches sites and ConfigMaps.
-            const ledAtCut = a.isLeader();
+            const ledAtCut = (await a.state()).leader;
             s.proxies.get("op-a")!.cutLeases(true);
             const cutAt = Date.now();
-            await eventually(() => !a.isLeader(), { timeout: 6000, interval: 50 }).catch(() => {
-              throw new Error(
-                `op-a still says isLeader() ${Date.now() - cutAt} ms after its Lease requests started failing (renewDeadline 1500 ms)`,
-              );
-            });
-            const lostAt = Date.now();
+            await eventually(async () => !(await a.state()).leader, { timeout: 6000, interval: 50 }).catch(
+              () => {
+                throw new Error(
+                  `op-a still says ${s.says.leader} ${Date.now() - cutAt} ms after its Lease requests started failing (renewDeadline 1500 ms)`,
+                );
+              },
+            );
+            const lost = await s.mark();
             await s.updateSpec("web", { replicas: 4 });
             await consistently(
               async () => {
-                const late = s.records.filter((r) => r.startedAt >= lostAt);
-                if (late.length > 0)
+                const late = await s.since(lost);
+                if (late > 0)
                   throw new Error(
-                    `op-a reconciled ${late.length} times after it lost its Lease (${ledAtCut ? `isLeader() false ${lostAt - cutAt} ms after the cut` : "isLeader() was false already when the cut began"})`,
+                    `op-a reconciled ${late} times after it lost its Lease (${ledAtCut ? `${s.says.leader} false ${lost.at - cutAt} ms after the cut` : `${s.says.leader} was false already when the cut began`})`,
                   );
                 const kids = (await s.children("web")).length;
                 if (kids !== 2)
@@ -579,25 +800,25 @@ export default defineLab({
             const op = await s.startReplica("op-a");
             s.cloud.setDown(true);
             await s.createSite("web", 1, "v1");
-            await eventually(() => op.metrics().retries >= 3, {
+            await eventually(async () => (await op.metrics()).retries >= 3, {
               timeout: 5000,
               interval: 50,
-              description: "metrics().retries >= 3 while the cloud is down",
+              description: `${s.says.retries} >= 3 while the cloud is down`,
             });
             s.cloud.setDown(false);
             await s.waitConverged("web", 1, "v1");
-            await eventually(() => op.metrics().queueDepth === 0, {
+            await eventually(async () => (await op.metrics()).queueDepth === 0, {
               timeout: 3000,
               interval: 50,
               description: "queue depth 0 once converged",
             });
-            const m = op.metrics();
+            const m = await op.metrics();
             if (m.reconcileSeconds.count < 4 || m.reconcileSeconds.count > m.reconciles)
               throw new Error(
                 `reconcileSeconds.count is ${m.reconcileSeconds.count} after ${m.reconciles} reconciles`,
               );
             if (!(m.reconcileSeconds.sum > 0)) throw new Error("reconcile latency sums to 0 s");
-            if (m.errors < 3) throw new Error(`metrics().errors is ${m.errors} after the cloud was down`);
+            if (m.errors < 3) throw new Error(`${s.says.errors} is ${m.errors} after the cloud was down`);
           }),
       },
       {
@@ -610,8 +831,8 @@ export default defineLab({
             await s.createSite("web", 2, "v1");
             await s.waitConverged("web", 2, "v1");
             await new Promise((r) => setTimeout(r, 300));
-            const before = s.records.length;
-            await consistently(() => s.records.length - before <= 3, { duration: 2000, interval: 50 });
+            const converged = await s.mark();
+            await consistently(async () => (await s.since(converged)) <= 3, { duration: 2000, interval: 50 });
           }),
       },
     ];

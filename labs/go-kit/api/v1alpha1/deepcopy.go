@@ -84,3 +84,33 @@ func (in *BucketList) DeepCopyObject() runtime.Object {
 	}
 	return out
 }
+
+// DeepCopyInto copies the receiver into out.
+func (in *StaticSite) DeepCopyInto(out *StaticSite) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Status.Conditions = copyConditions(in.Status.Conditions)
+}
+
+// DeepCopy returns a deep copy.
+func (in *StaticSite) DeepCopy() *StaticSite {
+	out := new(StaticSite)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *StaticSite) DeepCopyObject() runtime.Object { return in.DeepCopy() }
+
+// DeepCopyObject implements runtime.Object.
+func (in *StaticSiteList) DeepCopyObject() runtime.Object {
+	out := &StaticSiteList{TypeMeta: in.TypeMeta}
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		out.Items = make([]StaticSite, len(in.Items))
+		for i := range in.Items {
+			in.Items[i].DeepCopyInto(&out.Items[i])
+		}
+	}
+	return out
+}

@@ -29,8 +29,14 @@ const ConfigSetLabel = "workbook.dev/configset"
 // BucketFinalizer stays on a Bucket until its bucket in the cloud is gone.
 const BucketFinalizer = "workbook.dev/bucket-cleanup"
 
+// StaticSiteLabel is on every child ConfigMap of a StaticSite; its value is the site's name.
+const StaticSiteLabel = "workbook.dev/staticsite"
+
+// StaticSiteFinalizer stays on a StaticSite until its bucket in the cloud is gone.
+const StaticSiteFinalizer = "workbook.dev/site-cleanup"
+
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &ConfigSet{}, &ConfigSetList{}, &Bucket{}, &BucketList{})
+	s.AddKnownTypes(GroupVersion, &ConfigSet{}, &ConfigSetList{}, &Bucket{}, &BucketList{}, &StaticSite{}, &StaticSiteList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }
@@ -98,4 +104,43 @@ type BucketList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Bucket `json:"items"`
+}
+
+// StaticSiteSpec is the site the user wants: how many children serve which content.
+type StaticSiteSpec struct {
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=20
+	Replicas int32  `json:"replicas"`
+	Content  string `json:"content"`
+	Domain   string `json:"domain,omitempty"`
+}
+
+// StaticSiteStatus is what the operator observed: children, the bucket's id, and its conditions
+// (Ready, Progressing, Degraded).
+type StaticSiteStatus struct {
+	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
+	Replicas           int32              `json:"replicas,omitempty"`
+	ReadyReplicas      int32              `json:"readyReplicas,omitempty"`
+	BucketID           string             `json:"bucketId,omitempty"`
+	Conditions         []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// StaticSite is the capstone's kind (lab 10): spec.replicas child ConfigMaps serving spec.content, and a bucket
+// in the (fake) cloud deleted behind a finalizer.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=site
+type StaticSite struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              StaticSiteSpec   `json:"spec,omitempty"`
+	Status            StaticSiteStatus `json:"status,omitempty"`
+}
+
+// StaticSiteList is a list of StaticSites.
+// +kubebuilder:object:root=true
+type StaticSiteList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []StaticSite `json:"items"`
 }

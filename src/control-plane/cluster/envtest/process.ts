@@ -136,6 +136,12 @@ export class ControlPlaneProcess {
     return this.stopping;
   }
 
+  /** SIGKILL at once, as a crash ends a process (no shutdown of its own). Resolves once it has exited. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill("SIGKILL");
+    await this.exited;
+  }
+
   private async terminate(): Promise<void> {
     if (!this.running) return;
     const clock = this.options.clock ?? realClock;

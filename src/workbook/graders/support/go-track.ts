@@ -19,6 +19,11 @@ export interface GoLabTarget {
   namespace: string;
   /** More of the program's environment, from the lab (lab 07: WORKBOOK_CLOUD_URL). */
   env?: Record<string, string>;
+  /**
+   * The program may end on its own without failing (lab 10: a manager that lost its Lease exits); its counts
+   * then stay as last read. Otherwise an exit is a crash the grade reports.
+   */
+  mayExit?: boolean;
 }
 
 /** Sums every sample of `metric` in a Prometheus text exposition (all label sets). */
@@ -94,11 +99,29 @@ export class GoLabController {
 
   /** Reconciles this instance has finished (all controllers, all results), read from its metrics. */
   async reconciles(): Promise<number> {
-    if (!this.process || this.stopped) return this.finalCount;
-    const text = await this.scrape().catch(() => undefined);
-    if (text !== undefined) this.finalCount = sumSamples(text, "controller_runtime_reconcile_total");
-    else if (!this.process.running && !this.stopped) throw this.exitedError(); // a panic, a log.Fatal
+    await this.metrics();
     return this.finalCount;
+  }
+
+  /**
+   * The program's metrics now (a Prometheus text exposition), or undefined once it no longer serves them
+   * (stopped, or ended where the target allows it).
+   */
+  async metrics(): Promise<string | undefined> {
+    if (!this.process || this.stopped) return undefined;
+    const text = await this.scrape().catch(() => undefined);
+    // Stopped or crashed while this scrape was under way: the count read at the stop is the last one.
+    if (this.stopped) return undefined;
+    if (text !== undefined) this.finalCount = sumSamples(text, "controller_runtime_reconcile_total");
+    else if (!this.process.running && !this.target.mayExit) throw this.exitedError(); // a panic, a log.Fatal
+    return text;
+  }
+
+  /** A crash: SIGKILL, so the program neither releases nor finishes anything. */
+  async crash(): Promise<void> {
+    await this.reconciles().catch(() => undefined);
+    this.stopped = true;
+    await this.process?.kill();
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,10 @@
+module github.com/kube-controller-workbook/labs/10-operator
+
+go 1.26.0
+
+require (
+	k8s.io/api v0.37.2
+	k8s.io/apimachinery v0.37.2
+	k8s.io/client-go v0.37.2
+	sigs.k8s.io/controller-runtime v0.25.3
+)
