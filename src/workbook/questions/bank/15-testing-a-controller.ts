@@ -15,7 +15,8 @@ export const testing15 = defineQuestions([
     section: s5,
     topic: "testing",
     difficulty: "basic",
-    question: "What are the three layers of tests for a Kubernetes controller, and what does each one exercise?",
+    question:
+      "What are the three layers of tests for a Kubernetes controller, and what does each one exercise?",
     answer: `Unit tests call the reconcile function with a cache you fill by hand and a fake client that records what was
 sent: they exercise the decision logic (adopt, create, update, delete, return an error) in milliseconds and with
 no cluster. Integration tests run the whole controller (informers, handlers, queue, workers) against a real API
@@ -26,9 +27,18 @@ watches; they exercise the recovery paths.
 Section 5 measured it: the logic bugs were caught by the unit tests, the bug in the wiring (no watch on the
 children) only by the layers with a real server, and the swallowed 409 by the tests that injected one.`,
     keyPoints: [
-      { point: "unit: reconcile with a fake client and a hand-filled cache", terms: ["fake", "unit", "in-memory"] },
-      { point: "integration: the whole controller against a real API server", terms: ["envtest", "real api server", "integration", "wiring"] },
-      { point: "faults: 409s, latency, dropped watches", terms: ["409", "conflict", "latency", "dropped", "fault"] },
+      {
+        point: "unit: reconcile with a fake client and a hand-filled cache",
+        terms: ["fake", "unit", "in-memory"],
+      },
+      {
+        point: "integration: the whole controller against a real API server",
+        terms: ["envtest", "real api server", "integration", "wiring"],
+      },
+      {
+        point: "faults: 409s, latency, dropped watches",
+        terms: ["409", "conflict", "latency", "dropped", "fault"],
+      },
       { point: "each catches different bugs", terms: ["catch", "wiring", "logic"] },
     ],
   },
@@ -38,7 +48,8 @@ children) only by the layers with a real server, and the swallowed 409 by the te
     section: s4,
     topic: "testing",
     difficulty: "basic",
-    question: "Why is `sleep(500); expect(children).toHaveLength(3)` a bad controller test, and what do you write instead?",
+    question:
+      "Why is `sleep(500); expect(children).toHaveLength(3)` a bad controller test, and what do you write instead?",
     answer: `A controller converges asynchronously: an event travels through the watch, the informer, the queue and a worker
 before the reconcile writes, and each write takes a round trip. How long that takes depends on the machine's load
 and the API server's latency, so a fixed sleep is either too short on a busy CI runner (the test is flaky) or too
@@ -48,7 +59,10 @@ with 1 child of 3 while eventually passed on the same controller.
 Write Eventually (Gomega) or eventually (here): poll the observed state with a deadline, pass as soon as it is
 right. For "nothing happens", use Consistently over a window, not a sleep followed by one look.`,
     keyPoints: [
-      { point: "convergence time depends on load and latency", terms: ["load", "latency", "busy", "asynchron"] },
+      {
+        point: "convergence time depends on load and latency",
+        terms: ["load", "latency", "busy", "asynchron"],
+      },
       { point: "too short is flaky, too long is slow", terms: ["flaky", "slow"] },
       { point: "poll the state with a deadline", terms: ["eventually", "poll", "deadline"] },
       { point: "consistently for negative checks", terms: ["consistently"] },
@@ -71,7 +85,10 @@ Section 4's slow-API test checks that exactly four children stay for a second.
 The trade-off: Consistently always costs its whole window, so keep windows short and few, and choose what to
 sample so one bad write is enough to fail it.`,
     keyPoints: [
-      { point: "eventually cannot prove absence", terms: ["absence", "does not happen", "not happen", "extra"] },
+      {
+        point: "eventually cannot prove absence",
+        terms: ["absence", "does not happen", "not happen", "extra"],
+      },
       { point: "hot loop / no writes when idle", terms: ["hot loop", "idle", "resourceversion", "no write"] },
       { point: "no duplicates", terms: ["duplicate"] },
       { point: "costs the whole window", terms: ["window", "cost", "duration"] },
@@ -83,7 +100,8 @@ sample so one bad write is enough to fail it.`,
     section: s2,
     topic: "testing",
     difficulty: "basic",
-    question: "What does a fake client give a reconcile unit test, and what must it imitate from the real API server to be useful?",
+    question:
+      "What does a fake client give a reconcile unit test, and what must it imitate from the real API server to be useful?",
     answer: `It replaces the network: the reconcile's writes land in memory, and the test can read back both the resulting objects
 and the list of calls, in order (client-go's fake clientset records Actions(); controller-runtime's fake client
 keeps a tracker). So a unit test can assert "three creates, nothing else" or "a second pass sends nothing".
@@ -96,8 +114,14 @@ what the integration layer is for.`,
     keyPoints: [
       { point: "records the calls in order", terms: ["record", "actions", "order"] },
       { point: "in memory, no network", terms: ["memory", "no cluster", "network"] },
-      { point: "must answer AlreadyExists, Conflict, NotFound", terms: ["alreadyexists", "already exists", "conflict", "notfound", "not found"] },
-      { point: "does not imitate admission, validation, GC", terms: ["admission", "validation", "garbage", "defaulting"] },
+      {
+        point: "must answer AlreadyExists, Conflict, NotFound",
+        terms: ["alreadyexists", "already exists", "conflict", "notfound", "not found"],
+      },
+      {
+        point: "does not imitate admission, validation, GC",
+        terms: ["admission", "validation", "garbage", "defaulting"],
+      },
     ],
   },
   {
@@ -106,7 +130,8 @@ what the integration layer is for.`,
     section: s2,
     topic: "testing",
     difficulty: "intermediate",
-    question: "How do you test that a controller retries a failed reconcile with exponential backoff, without the test waiting for it?",
+    question:
+      "How do you test that a controller retries a failed reconcile with exponential backoff, without the test waiting for it?",
     answer: `Give the controller's queue a fake clock (client-go's clock/testing.FakeClock; FakeClock here) and make the reconcile
 fail on purpose, for example with an interceptor that refuses the next two updates with 409. Time then stands
 still: a failure parks the key on the delaying queue with a timer on the fake clock, and the test steps the clock
@@ -134,13 +159,16 @@ why client-go and this library pass a Clock everywhere.`,
 gives the test a rest.Config; the test starts the manager against it. So the API semantics are real: validation,
 defaulting, resourceVersions, 409s, watch events, the status subresource.
 
-What it does not run: kube-controller-manager and the kubelet. No garbage collector (children with an
-ownerReference stay after their owner is deleted, which section 3 showed on envtest), no namespace controller (a
-deleted namespace stays Terminating), no scheduler, no Pods that ever run. Tests on envtest therefore assert the
-ownerReference, not the deletion the GC would do. The embedded server of this workbook differs there: it runs a
-garbage collector and a namespace controller.`,
+What it does not run: kube-controller-manager, the scheduler and the kubelet. No garbage collector (children with
+an ownerReference stay after their owner is deleted), no namespace controller (a deleted namespace stays
+Terminating), no Pods that ever run. Tests on envtest therefore assert the ownerReference, not the deletion the GC
+would do. Section 3 says where this workbook differs: the embedded server runs a garbage collector and a namespace
+controller, and the workbook's envtest backend adds kube-controller-manager with just those two.`,
     keyPoints: [
-      { point: "real etcd and kube-apiserver binaries", terms: ["etcd", "kube-apiserver", "binaries", "real api server"] },
+      {
+        point: "real etcd and kube-apiserver binaries",
+        terms: ["etcd", "kube-apiserver", "binaries", "real api server"],
+      },
       { point: "no controllers: no GC", terms: ["garbage", "gc", "kube-controller-manager"] },
       { point: "namespaces stay Terminating", terms: ["terminating", "namespace"] },
       { point: "assert the ownerReference instead", terms: ["ownerreference", "owner reference"] },
@@ -152,7 +180,8 @@ garbage collector and a namespace controller.`,
     section: s5,
     topic: "testing",
     difficulty: "intermediate",
-    question: "Your reconcile has 100% unit test coverage. Name a bug that the unit tests still cannot catch, and the test that does.",
+    question:
+      "Your reconcile has 100% unit test coverage. Name a bug that the unit tests still cannot catch, and the test that does.",
     answer: `Anything outside the reconcile function: the wiring. The measured example in section 5 is a controller that watches
 only its primary resource: the reconcile is correct, so every unit test passes, but a child deleted by someone
 else wakes nothing, and the child stays missing until the next resync. The integration test "a child deleted by
@@ -164,7 +193,10 @@ Coverage counts lines executed, not events delivered; the wiring is exercised on
     keyPoints: [
       { point: "the wiring is outside the reconcile", terms: ["wiring", "handler", "watch"] },
       { point: "example: no watch on the children", terms: ["child", "owns", "no-child-watch"] },
-      { point: "integration test against a real API server", terms: ["integration", "envtest", "api server"] },
+      {
+        point: "integration test against a real API server",
+        terms: ["integration", "envtest", "api server"],
+      },
       { point: "coverage is not events", terms: ["coverage", "event"] },
     ],
   },
@@ -174,20 +206,24 @@ Coverage counts lines executed, not events delivered; the wiring is exercised on
     section: s2,
     topic: "cache",
     difficulty: "advanced",
-    question: "How would you write a deterministic test that a reconcile does not create duplicate children when the cache lags behind its own writes?",
+    question:
+      "How would you write a deterministic test that a reconcile does not create duplicate children when the cache lags behind its own writes?",
     answer: `Make the lag explicit instead of hoping for it. In a unit test the cache is a lister you control, so hand the
 reconcile a cache that has not seen anything it wrote (section 2 uses an empty Indexer) and run it twice: the
 second pass believes the children are missing and creates them again. A reconcile that names its children
 deterministically gets AlreadyExists from the fake and counts them; one that uses random names (or generateName)
 creates three more. The test asserts the count in the fake API, which is what a real cluster would hold.
 
-In an integration run the same race is timing-dependent: in section 5 the random-names variant usually passed
-layers 2 and 3 because the watch was fast. That is the argument for testing races where you control time and
-order, and keeping the integration layer for wiring.`,
+In an integration run the same race depends on timing: in section 5 the random-names variant passed layer 2, and
+layer 3 could catch it only because the slow API made the race likely, not certain. That is the argument for
+testing races where you control time and order, and keeping the integration layer for wiring.`,
     keyPoints: [
       { point: "control the cache: a stale or empty lister", terms: ["stale", "empty", "frozen", "control"] },
       { point: "reconcile twice", terms: ["twice", "second pass"] },
-      { point: "deterministic names give AlreadyExists", terms: ["deterministic", "alreadyexists", "already exists"] },
+      {
+        point: "deterministic names give AlreadyExists",
+        terms: ["deterministic", "alreadyexists", "already exists"],
+      },
       { point: "integration runs only hit it by chance", terms: ["timing", "chance", "race", "usually"] },
     ],
   },
@@ -197,7 +233,8 @@ order, and keeping the integration layer for wiring.`,
     section: s4,
     topic: "reconcile",
     difficulty: "intermediate",
-    question: "A reconcile catches a 409 Conflict on update and returns success, reasoning that the next event will fix it. What goes wrong, and which test shows it?",
+    question:
+      "A reconcile catches a 409 Conflict on update and returns success, reasoning that the next event will fix it. What goes wrong, and which test shows it?",
     answer: `The 409 means the cache was behind and nothing was written. Returning success tells the controller to forget the key,
 so no retry is scheduled; the change stays unapplied until some unrelated event or the next resync wakes the key,
 which may be never for a quiet object. Returning the error instead puts the key back on the rate-limited queue:
@@ -209,7 +246,10 @@ A plain integration run almost never produces the 409, so it passes.`,
     keyPoints: [
       { point: "nothing was written", terms: ["nothing written", "not written", "lost", "unapplied"] },
       { point: "success forgets the key: no retry", terms: ["forget", "no retry", "not retried"] },
-      { point: "return the error: rate-limited retry", terms: ["return the error", "rate-limit", "backoff", "requeue"] },
+      {
+        point: "return the error: rate-limited retry",
+        terms: ["return the error", "rate-limit", "backoff", "requeue"],
+      },
       { point: "needs injected 409s to show", terms: ["inject", "interceptor", "fault"] },
     ],
   },
@@ -219,7 +259,8 @@ A plain integration run almost never produces the 409, so it passes.`,
     section: s4,
     topic: "testing",
     difficulty: "advanced",
-    question: "Where can you inject faults in a controller test, and which faults need the API server's help?",
+    question:
+      "Where can you inject faults in a controller test, and which faults need the API server's help?",
     answer: `Between the controller and the server, on the client: a wrapper that fails or delays chosen calls
 (controller-runtime's interceptor.Funcs, client-go's PrependReactor on a fake clientset, the intercept() of
 section 2). It works on every backend and targets exactly the controller's calls: 409s on update, latency on
@@ -233,7 +274,10 @@ envtest has no such switch, which is why section 4 skips the dropped-watch test 
     keyPoints: [
       { point: "client-side wrapper or reactor", terms: ["interceptor", "reactor", "wrapper", "client"] },
       { point: "409s and latency on chosen calls", terms: ["409", "latency", "conflict"] },
-      { point: "server-side: dropped watches, compaction/410", terms: ["dropped", "watch", "410", "compact"] },
+      {
+        point: "server-side: dropped watches, compaction/410",
+        terms: ["dropped", "watch", "410", "compact"],
+      },
       { point: "needs instruments or a proxy", terms: ["instruments", "proxy"] },
     ],
   },
@@ -243,7 +287,8 @@ envtest has no such switch, which is why section 4 skips the dropped-watch test 
     section: s1,
     topic: "reconcile",
     difficulty: "basic",
-    question: "Why does writing a `reconciled-at` timestamp on every pass turn a controller into a hot loop, and how do you test for it?",
+    question:
+      "Why does writing a `reconciled-at` timestamp on every pass turn a controller into a hot loop, and how do you test for it?",
     answer: `Each write changes the object, so the API server sends a watch event; the controller watches its children and maps
 the event back to the owner's key; the key is reconciled again; it writes a new timestamp; and so on, forever, with
 no change in the desired state. The loop is only as slow as the round trip.
@@ -256,7 +301,10 @@ changes nothing, which is why a write of identical content does not loop; a time
       { point: "each write is an event that wakes the owner", terms: ["event", "wake", "watch"] },
       { point: "no change in desired state: forever", terms: ["forever", "loop", "never stops"] },
       { point: "unit: second pass sends nothing", terms: ["second pass", "no write", "nothing"] },
-      { point: "integration: consistently resourceVersions still", terms: ["consistently", "resourceversion"] },
+      {
+        point: "integration: consistently resourceVersions still",
+        terms: ["consistently", "resourceversion"],
+      },
     ],
   },
   {
@@ -265,7 +313,8 @@ changes nothing, which is why a write of identical content does not loop; a time
     section: s5,
     topic: "testing",
     difficulty: "advanced",
-    question: "With limited time, how would you split a controller's tests between unit, envtest and fault tests, and why?",
+    question:
+      "With limited time, how would you split a controller's tests between unit, envtest and fault tests, and why?",
     answer: `Most cases as unit tests of the reconcile: every branch of the decision (create, adopt, update, delete, nothing to do,
 object gone, 409 returned), cheap and deterministic, with races made explicit by a stale cache or a fake clock.
 A handful of envtest (integration) tests for the wiring: one per watch (primary, owned children, mapped
@@ -273,11 +322,13 @@ resources), that the caches sync before work starts, that the controller goes qu
 real server adds (validation, defaulting, the status subresource). A few fault tests for the recovery paths that
 production will exercise: 409s, a dropped watch, a slow API.
 
-Section 5's table is the argument: four of the six bugs were caught by the millisecond unit layer, the wiring bug
-only by the layers with a server, and the cost of the server layers is their deadlines, paid for every bug they
-cannot see as well as the ones they catch.`,
+Section 5's table is the argument: the millisecond unit layer caught every bug that lives in the reconcile, the
+wiring bug only the layers with a server, and the server layers pay a deadline for every bug they catch.`,
     keyPoints: [
-      { point: "most cases in unit tests: cheap, deterministic", terms: ["unit", "cheap", "deterministic", "fast"] },
+      {
+        point: "most cases in unit tests: cheap, deterministic",
+        terms: ["unit", "cheap", "deterministic", "fast"],
+      },
       { point: "few integration tests for the wiring", terms: ["wiring", "envtest", "integration", "watch"] },
       { point: "fault tests for recovery paths", terms: ["fault", "409", "recovery", "dropped"] },
       { point: "cost: deadlines and windows", terms: ["deadline", "cost", "window", "slow"] },
