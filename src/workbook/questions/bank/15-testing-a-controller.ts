@@ -54,7 +54,7 @@ children) only by the layers with a real server, and the swallowed 409 by the te
 before the reconcile writes, and each write takes a round trip. How long that takes depends on the machine's load
 and the API server's latency, so a fixed sleep is either too short on a busy CI runner (the test is flaky) or too
 long everywhere else (the suite is slow). In section 4, with each write delayed by 250 ms, the sleep version failed
-with 1 child of 3 while eventually passed on the same controller.
+(fewer than 3 children after 500 ms) while eventually passed on the same controller.
 
 Write Eventually (Gomega) or eventually (here): poll the observed state with a deadline, pass as soon as it is
 right. For "nothing happens", use Consistently over a window, not a sleep followed by one look.`,
