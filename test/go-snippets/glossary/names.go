@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -25,6 +26,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -44,6 +47,9 @@ var (
 	_ = apierrors.IsAlreadyExists
 	_ = apierrors.IsConflict
 	_ = apierrors.IsNotFound
+	_ = apierrors.NewAlreadyExists
+	_ = apierrors.NewConflict
+	_ = apierrors.NewNotFound
 	_ = cache.DeletionHandlingMetaNamespaceKeyFunc
 	_ = cache.MetaNamespaceKeyFunc
 	_ = cache.NewIndexer
@@ -59,6 +65,7 @@ var (
 	_ = controllerutil.SetControllerReference
 	_ = corev1.NamespaceNodeLease
 	_ = ctrl.NewControllerManagedBy
+	_ = fake.NewClientBuilder
 	_ = handler.EnqueueRequestForOwner
 	_ = handler.EnqueueRequestsFromMapFunc
 	_ = handler.OnlyControllerOwner
@@ -76,6 +83,7 @@ var (
 	_ = retry.RetryOnConflict
 	_ = types.ApplyPatchType
 	_ = types.MergePatchType
+	_ = wait.PollUntilContextTimeout
 	_ = workbookv1alpha1.AddToScheme
 	_ = workbookv1alpha1.BucketFinalizer
 	_ = workbookv1alpha1.ConfigSetLabel
@@ -120,6 +128,7 @@ var (
 	_ handler.EnqueueRequestForObject
 	_ handler.MapFunc
 	_ informers.SharedInformerFactory
+	_ interceptor.Funcs
 	_ *leaderelection.LeaderElector
 	_ manager.Manager
 	_ apierrors.APIStatus
