@@ -2,6 +2,8 @@ import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
 import type { Clock } from "../../../clock/clock.js";
 import { isJsonObject, type JsonObject } from "../json.js";
+import { validateSchemaRules } from "../validation/cel/crd-rules.js";
+import { RuleValidator } from "../validation/cel/validate.js";
 import { type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
@@ -81,6 +83,8 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
   if (versions.length === 0) errs.required("spec.versions", "must have at least one version");
   versions.forEach((v, i) => {
     if (!isJsonObject(v) || !v.name) errs.required(`spec.versions[${i}].name`);
+    const schema = isJsonObject(v) ? v.schema?.openAPIV3Schema : undefined;
+    if (schema) validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, errs);
   });
   const storage = versions.filter((v) => isJsonObject(v) && v.storage === true).length;
   if (versions.length > 0 && storage !== 1) {
@@ -220,13 +224,45 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       ...(schema && hasDefaults(schema)
         ? { fromStorage: (stored: KubeObject) => defaultedCopy(stored, schema) }
         : {}),
-      ...(schema
-        ? { schemaCheck: (obj: unknown, errs: FieldErrors) => validateCustomObject(obj, schema, errs) }
-        : {}),
+      ...(schema ? { schemaCheck: customObjectCheck(schema) } : {}),
     };
     out.push(resource);
   }
   return out;
+}
+
+/** Causes that keep kube-apiserver from running validation rules at all (`hasBlockingErr`). */
+const BLOCKING_REASONS = new Set([
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+  "FieldValueTypeInvalid",
+]);
+
+function blocks(cause: { reason?: string; message?: string }): boolean {
+  return (
+    BLOCKING_REASONS.has(cause.reason ?? "") || (cause.message ?? "").includes(" in body must be of type ")
+  );
+}
+
+/**
+ * The schema check of a custom object (customresource `strategy.go`'s Validate/ValidateUpdate): the structural
+ * schema, then the `x-kubernetes-validations` rules (compiled once, here), unless an earlier error blocks them.
+ */
+function customObjectCheck(schema: SchemaProps): NonNullable<ServedResource["schemaCheck"]> {
+  const rules = RuleValidator.needed(schema) ? new RuleValidator(schema) : undefined;
+  return (obj, errs, old) => {
+    validateCustomObject(obj, schema, errs);
+    if (!rules) return;
+    if (errs.causes.some(blocks)) {
+      errs.invalid(
+        "<nil>",
+        "null",
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+      );
+    } else rules.validate(obj, old, errs);
+  };
 }
 
 /** The well-formed entries of a CRD version's `additionalPrinterColumns` (name, jsonPath and type strings). */

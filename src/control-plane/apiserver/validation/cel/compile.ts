@@ -1,0 +1,413 @@
+/**
+ * Compiling one `x-kubernetes-validations` rule, as apiextensions-apiserver's `cel.Compile`
+ * (`pkg/apiserver/schema/cel/compilation.go`) does when a CRD is written: the rule is parsed, checked against the
+ * schema of the node it sits on, and planned once; the program is kept for every later request.
+ *
+ * `@bufbuild/cel` parses and evaluates but does not type-check, so the checks kube-apiserver's type checker makes
+ * that matter most for rule authors are made here, on the parsed expression, with cel-go's wording:
+ * - an identifier other than `self`, `oldSelf` or a macro variable: `undeclared reference to 'x' (in container '')`;
+ * - a function no library declares: `undeclared reference to 'f' (in container '')`;
+ * - a field the schema does not declare, along a path from `self`/`oldSelf`: `undefined field 'x'`;
+ * - a rule whose type is known and not bool: `cel expression must evaluate to a bool` (a messageExpression
+ *   likewise must be a string).
+ * What the schema cannot tell (through `dyn` values) fails at run time instead, as kube-apiserver's does.
+ * Errors read as cel-go's `Issues.String()`: `ERROR: <input>:1:6: msg` with the source line and a caret.
+ */
+import { celEnv, parse, plan } from "@bufbuild/cel";
+import type { Expr, ParsedExpr } from "@bufbuild/cel-spec/cel/expr/syntax_pb.js";
+import { isJsonObject } from "../../json.js";
+import type { SchemaProps, ValidationRule } from "../openapi-schema.js";
+import { kubernetesFunctionNames, kubernetesFunctions } from "./libraries.js";
+import { escapeProperty } from "./values.js";
+
+/** The variable a rule's value is bound to (`ScopedVarName`). */
+export const SELF = "self";
+/** The variable bound to the value before an update (`OldScopedVarName`). */
+export const OLD_SELF = "oldSelf";
+
+/** A planned CEL program: bindings in, a value or an error out (never throws for a bad value). */
+export type Program = (bindings: Record<string, unknown>) => unknown;
+
+/** A compiled rule: its programs, or the error a CRD write reports (`CompilationResult`). */
+export interface CompiledRule {
+  readonly rule: ValidationRule;
+  readonly program?: Program;
+  readonly messageProgram?: Program;
+  /** Whether the rule reads `oldSelf` (a transition rule: evaluated only on update with an old value). */
+  readonly usesOldSelf: boolean;
+  /** Static weight of one loop iteration, for the runtime cost meter (`cost.ts`). */
+  readonly iterationCost: number;
+  /** `compilation failed: ...` and friends, as a CRD write reports them at `.rule`. */
+  readonly error?: string;
+  /** `messageExpression compilation failed: ...`, reported at `.messageExpression`. */
+  readonly messageError?: string;
+}
+
+/** CEL's standard functions and macros (cel-go's stdlib), by name. */
+const STANDARD_FUNCTIONS = new Set([
+  "size",
+  "matches",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "int",
+  "uint",
+  "double",
+  "string",
+  "bytes",
+  "bool",
+  "dyn",
+  "type",
+  "duration",
+  "timestamp",
+  "has",
+  "all",
+  "exists",
+  "exists_one",
+  "map",
+  "filter",
+  "getFullYear",
+  "getMonth",
+  "getDayOfYear",
+  "getDayOfMonth",
+  "getDate",
+  "getDayOfWeek",
+  "getHours",
+  "getMinutes",
+  "getSeconds",
+  "getMilliseconds",
+]);
+
+/** CEL's type identifiers (`type(self) == int`). */
+const TYPE_NAMES = [
+  "int",
+  "uint",
+  "double",
+  "string",
+  "bool",
+  "bytes",
+  "list",
+  "map",
+  "null_type",
+  "type",
+  "dyn",
+];
+
+/** The environment every rule is planned in: self, oldSelf, CEL's standard library and Kubernetes' libraries. */
+const env = celEnv({ funcs: kubernetesFunctions });
+
+/** What a static check knows about an expression's value: its schema, or its CEL type name, or nothing. */
+interface Known {
+  schema?: SchemaProps;
+  /** The resource root (apiVersion, kind and metadata are declared too). */
+  root?: boolean;
+  type?: string;
+}
+
+const DYN: Known = {};
+
+class CompileError extends Error {
+  constructor(
+    message: string,
+    readonly exprId: bigint,
+  ) {
+    super(message);
+  }
+}
+
+/** cel-go's `Issues.String()` for one error at an offset of the source. */
+export function formatIssue(source: string, offset: number, message: string): string {
+  const before = source.slice(0, Math.max(0, offset));
+  const line = before.split("\n").length;
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const column = offset - lineStart + 1;
+  const text = source.split("\n")[line - 1] ?? "";
+  return `ERROR: <input>:${line}:${column}: ${message}\n | ${text}\n | ${".".repeat(column - 1)}^`;
+}
+
+/** The CEL type a schema gives its values (see `values.ts`). */
+function schemaType(schema: SchemaProps | undefined): string | undefined {
+  if (!schema || schema["x-kubernetes-int-or-string"] || schema["x-kubernetes-preserve-unknown-fields"]) {
+    return schema?.type === "object" && !schema["x-kubernetes-int-or-string"] ? "map" : undefined;
+  }
+  switch (schema.type) {
+    case "integer":
+      return "int";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "string":
+      return schema.format === "date-time"
+        ? "timestamp"
+        : schema.format === "duration"
+          ? "duration"
+          : "string";
+    case "array":
+      return "list";
+    case "object":
+      return "map";
+    default:
+      return undefined;
+  }
+}
+
+const BOOL_CALLS = new Set([
+  "_==_",
+  "_!=_",
+  "_<_",
+  "_<=_",
+  "_>_",
+  "_>=_",
+  "_&&_",
+  "_||_",
+  "!_",
+  "@in",
+  "matches",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "isSorted",
+  "@not_strictly_false",
+]);
+
+/** Operators whose result has their operands' type when both have the same one (`int + int` is an int). */
+const ARITHMETIC = new Set(["_+_", "_-_", "_*_", "_/_", "_%_", "-_"]);
+
+/** The static checker: walks the parsed expression with what each identifier is known to be. */
+class Checker {
+  usesOldSelf = false;
+  nodes = 0;
+
+  constructor(private readonly scope: Map<string, Known>) {}
+
+  check(e: Expr | undefined): Known {
+    if (!e) return DYN;
+    this.nodes++;
+    const k = e.exprKind;
+    switch (k.case) {
+      case "constExpr":
+        return { type: constType(k.value.constantKind.case) };
+      case "identExpr": {
+        const known = this.scope.get(k.value.name);
+        if (!known)
+          throw new CompileError(`undeclared reference to '${k.value.name}' (in container '')`, e.id);
+        if (k.value.name === OLD_SELF) this.usesOldSelf = true;
+        return known;
+      }
+      case "selectExpr": {
+        const operand = this.check(k.value.operand);
+        const field = fieldOf(operand, k.value.field);
+        if (field === undefined) throw new CompileError(`undefined field '${k.value.field}'`, e.id);
+        return k.value.testOnly ? { type: "bool" } : field;
+      }
+      case "callExpr": {
+        const name = k.value.function;
+        if (k.value.target) this.check(k.value.target);
+        const args = k.value.args.map((a) => this.check(a));
+        if (/^[a-zA-Z]/.test(name) && !STANDARD_FUNCTIONS.has(name) && !kubernetesFunctionNames.has(name)) {
+          throw new CompileError(`undeclared reference to '${name}' (in container '')`, e.id);
+        }
+        if (BOOL_CALLS.has(name)) return { type: "bool" };
+        if (name === "size") return { type: "int" };
+        if (name === "_[_]") return elementOf(args[0] ?? DYN);
+        if (ARITHMETIC.has(name)) {
+          const types = new Set(args.map((a) => a.type));
+          const only = types.size === 1 ? [...types][0] : undefined;
+          return only !== undefined && only !== "timestamp" && only !== "duration" ? { type: only } : DYN;
+        }
+        if (["int", "uint", "double", "string", "bytes", "bool", "duration", "timestamp"].includes(name)) {
+          return { type: name };
+        }
+        if (
+          ["lowerAscii", "upperAscii", "replace", "trim", "substring", "join", "find", "charAt"].includes(
+            name,
+          )
+        ) {
+          return { type: "string" };
+        }
+        if (name === "_?_:_") {
+          const [a, b] = k.value.args.slice(1).map((x) => this.check(x));
+          return a?.type !== undefined && a.type === b?.type ? { type: a.type } : DYN;
+        }
+        return DYN;
+      }
+      case "listExpr":
+        for (const x of k.value.elements) this.check(x);
+        return { type: "list" };
+      case "structExpr":
+        for (const entry of k.value.entries) {
+          if (entry.keyKind.case === "mapKey") this.check(entry.keyKind.value);
+          this.check(entry.value);
+        }
+        return { type: k.value.messageName ? "object" : "map" };
+      case "comprehensionExpr": {
+        const c = k.value;
+        const range = this.check(c.iterRange);
+        const init = this.check(c.accuInit);
+        const inner = new Checker(new Map(this.scope));
+        inner.scope.set(c.iterVar, iterationOf(range));
+        inner.scope.set(c.accuVar, init);
+        inner.check(c.loopCondition);
+        inner.check(c.loopStep);
+        inner.check(c.result);
+        this.usesOldSelf ||= inner.usesOldSelf;
+        // A loop body runs once per element: its nodes weigh in each iteration.
+        this.nodes += inner.nodes;
+        return init.type === "bool" ? { type: "bool" } : init.type === "list" ? { type: "list" } : DYN;
+      }
+      default:
+        return DYN;
+    }
+  }
+}
+
+function constType(kind: string | undefined): string | undefined {
+  switch (kind) {
+    case "boolValue":
+      return "bool";
+    case "int64Value":
+      return "int";
+    case "uint64Value":
+      return "uint";
+    case "doubleValue":
+      return "double";
+    case "stringValue":
+      return "string";
+    case "bytesValue":
+      return "bytes";
+    case "nullValue":
+      return "null";
+    default:
+      return undefined;
+  }
+}
+
+/** What `operand.field` is, or `undefined` when the schema declares no such field. */
+function fieldOf(operand: Known, field: string): Known | undefined {
+  const s = operand.schema;
+  if (operand.root && (field === "apiVersion" || field === "kind")) return { type: "string" };
+  if (operand.root && field === "metadata") {
+    return {
+      schema: { type: "object", properties: { name: { type: "string" }, generateName: { type: "string" } } },
+    };
+  }
+  if (!s) return operand.type === undefined || operand.type === "map" ? DYN : undefined;
+  if (s.type !== "object" || s["x-kubernetes-int-or-string"]) return s.type === undefined ? DYN : undefined;
+  for (const [name, prop] of Object.entries(s.properties ?? {})) {
+    if (escapeProperty(name) === field) return known(prop);
+  }
+  if (isJsonObject(s.additionalProperties)) return known(s.additionalProperties as SchemaProps);
+  if (s["x-kubernetes-preserve-unknown-fields"] || s.additionalProperties === true) return DYN;
+  return undefined;
+}
+
+function known(schema: SchemaProps): Known {
+  const type = schemaType(schema);
+  return type === undefined ? { schema } : { schema, type };
+}
+
+/** The value of `x[i]` (a list's item or a map's value). */
+function elementOf(container: Known): Known {
+  const s = container.schema;
+  if (s?.type === "array" && s.items) return known(s.items);
+  if (s?.type === "object" && isJsonObject(s.additionalProperties)) {
+    return known(s.additionalProperties as SchemaProps);
+  }
+  return DYN;
+}
+
+/** What a macro's variable is: a list's item, or a map's key (a string). */
+function iterationOf(range: Known): Known {
+  if (range.schema?.type === "array" && range.schema.items) return known(range.schema.items);
+  if (range.schema?.type === "object") return { type: "string" };
+  return DYN;
+}
+
+/** The offset of an expression in its source, for an error's caret. */
+function offsetOf(parsed: ParsedExpr, id: bigint): number {
+  return parsed.sourceInfo?.positions[id.toString()] ?? 0;
+}
+
+interface Checked {
+  program: Program;
+  result: Known;
+  usesOldSelf: boolean;
+  nodes: number;
+}
+
+/** Parses, checks and plans one expression; throws the cel-go-style issue text. */
+function compileExpression(source: string, scope: Map<string, Known>): Checked {
+  let parsed: ParsedExpr;
+  try {
+    parsed = parse(source);
+  } catch (e) {
+    const message = (e as Error).message;
+    const m = /^<input>:(\d+):(\d+): (.*)$/s.exec(message);
+    if (!m) throw new Error(formatIssue(source, 0, `Syntax error: ${message}`));
+    const lines = source.split("\n");
+    const offset = lines.slice(0, Number(m[1]) - 1).reduce((n, l) => n + l.length + 1, 0) + Number(m[2]) - 1;
+    throw new Error(formatIssue(source, offset, `Syntax error: ${m[3]}`));
+  }
+  const checker = new Checker(scope);
+  let result: Known;
+  try {
+    result = checker.check(parsed.expr);
+  } catch (e) {
+    if (e instanceof CompileError)
+      throw new Error(formatIssue(source, offsetOf(parsed, e.exprId), e.message));
+    throw e;
+  }
+  const planned = plan(env, parsed) as (ctx: Record<string, unknown>) => unknown;
+  return {
+    program: (bindings) => planned(bindings),
+    result,
+    usesOldSelf: checker.usesOldSelf,
+    nodes: checker.nodes,
+  };
+}
+
+/**
+ * Compiles a rule on the node `schema` (the resource root when `root`): the rule, then its messageExpression,
+ * each with kube-apiserver's error wording when it does not compile.
+ */
+export function compileRule(rule: ValidationRule, schema: SchemaProps, root: boolean): CompiledRule {
+  const self: Known = { ...known(schema), ...(root ? { root: true } : {}) };
+  const scope = new Map<string, Known>([
+    ...TYPE_NAMES.map((t): [string, Known] => [t, { type: "type" }]),
+    [SELF, self],
+    [OLD_SELF, self],
+  ]);
+  const source = rule.rule ?? "";
+  let compiled: Checked | undefined;
+  let error: string | undefined;
+  try {
+    compiled = compileExpression(source, scope);
+    const type = compiled.result.type;
+    if (type !== undefined && type !== "bool") error = "cel expression must evaluate to a bool";
+  } catch (e) {
+    error = `compilation failed: ${(e as Error).message}`;
+  }
+  let messageProgram: Program | undefined;
+  let messageError: string | undefined;
+  if (rule.messageExpression !== undefined && rule.messageExpression.trim() !== "") {
+    try {
+      const m = compileExpression(rule.messageExpression, scope);
+      const type = m.result.type;
+      if (type !== undefined && type !== "string")
+        messageError = "messageExpression must evaluate to a string";
+      else messageProgram = m.program;
+    } catch (e) {
+      messageError = `messageExpression compilation failed: ${(e as Error).message}`;
+    }
+  }
+  return {
+    rule,
+    ...(compiled && !error ? { program: compiled.program } : {}),
+    ...(messageProgram ? { messageProgram } : {}),
+    usesOldSelf: compiled?.usesOldSelf ?? false,
+    iterationCost: Math.max(1, compiled?.nodes ?? 1),
+    ...(error ? { error } : {}),
+    ...(messageError ? { messageError } : {}),
+  };
+}
