@@ -1,0 +1,416 @@
+/**
+ * CRD validation rules (`x-kubernetes-validations`, CEL), served as kube-apiserver serves them: rules run on create,
+ * update and `/status` writes with `self`; transition rules with `oldSelf` only where an old value exists
+ * (list-type=map items by key); `message`, `messageExpression`, `fieldPath` and `reason` shape the 422 causes; a
+ * CRD whose rule does not compile is refused; a rule past the cost limit fails the write with kube's wording.
+ * Raw HTTPS, so the Status bodies are compared exactly.
+ */
+import { randomBytes } from "node:crypto";
+import { ApiextensionsV1Api } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crdEstablished, raw, useSuiteCluster } from "./support.js";
+
+const suite = useSuiteCluster();
+const group = `r${randomBytes(3).toString("hex")}.conformance.workbook.example.com`;
+const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+const crdName = `gizmos.${group}`;
+const kind = "Gizmo";
+
+const specSchema = {
+  type: "object",
+  "x-kubernetes-validations": [
+    {
+      rule: "!has(self.max) || self.min <= self.max",
+      messageExpression: "'min ' + string(self.min) + ' exceeds max ' + string(self.max)",
+    },
+    { rule: "self.mode == oldSelf.mode", message: "mode is immutable", reason: "FieldValueForbidden" },
+    {
+      rule: "!has(self.legacy)",
+      reason: "FieldValueRequired",
+      fieldPath: ".legacy",
+      message: "legacy is gone",
+    },
+    {
+      rule: "!has(self.tags) || self.tags.all(t, self.tags.exists_one(u, u == t))",
+      reason: "FieldValueDuplicate",
+    },
+  ],
+  properties: {
+    min: { type: "integer" },
+    max: { type: "integer" },
+    mode: { type: "string", "x-kubernetes-validations": [{ rule: "self in ['fast', 'slow']" }] },
+    legacy: { type: "string" },
+    tags: {
+      type: "array",
+      maxItems: 8,
+      items: { type: "string", maxLength: 16 },
+      "x-kubernetes-validations": [
+        { rule: "self.isSorted()", message: "tags must be sorted" },
+        { rule: "self.all(t, t.matches('^[a-z]+$'))", message: "tags are lowercase letters" },
+      ],
+    },
+    timeout: {
+      type: "string",
+      format: "duration",
+      "x-kubernetes-validations": [{ rule: "self <= duration('1h')" }],
+    },
+    ratio: { type: "number", "x-kubernetes-validations": [{ rule: "self < 1.0" }] },
+    port: {
+      "x-kubernetes-int-or-string": true,
+      "x-kubernetes-validations": [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')" }],
+    },
+    ports: {
+      type: "array",
+      maxItems: 8,
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string", maxLength: 16 }, number: { type: "integer" } },
+        "x-kubernetes-validations": [
+          { rule: "self.number >= oldSelf.number", message: "port numbers only grow" },
+        ],
+      },
+    },
+    labels: {
+      type: "object",
+      maxProperties: 8,
+      additionalProperties: {
+        type: "string",
+        maxLength: 32,
+        "x-kubernetes-validations": [{ rule: "self.size() <= 5" }],
+      },
+    },
+    grid: {
+      type: "array",
+      maxItems: 100,
+      items: { type: "integer" },
+      "x-kubernetes-validations": [
+        { rule: "self.all(a, self.all(b, self.all(c, a + b + c >= 0)))", message: "grid" },
+      ],
+    },
+  },
+};
+
+function crd(extra?: Record<string, unknown>) {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: crdName },
+    spec: {
+      group,
+      scope: "Namespaced",
+      names: { plural: "gizmos", singular: "gizmo", kind, listKind: "GizmoList" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              "x-kubernetes-validations": [
+                { rule: "self.metadata.name.startsWith('g')", message: "names start with g" },
+              ],
+              properties: {
+                spec: { ...specSchema, ...extra },
+                status: {
+                  type: "object",
+                  properties: {
+                    ready: { type: "integer", "x-kubernetes-validations": [{ rule: "self >= 0" }] },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+let path = "";
+
+function gizmo(name: string, spec: unknown, resourceVersion?: string) {
+  return JSON.stringify({
+    apiVersion: `${group}/v1`,
+    kind,
+    metadata: { name, ...(resourceVersion ? { resourceVersion } : {}) },
+    spec,
+  });
+}
+
+/** The 422 Status a write got: reason, message and causes, as compared across backends. */
+function invalid(reply: { code: number; body: any }) {
+  return {
+    code: reply.code,
+    reason: reply.body?.reason,
+    message: reply.body?.message,
+    causes: reply.body?.details?.causes,
+  };
+}
+
+const qualified = `${kind}.${group}`;
+
+describe("CRD validation rules (CEL)", () => {
+  beforeAll(async () => {
+    const kc = suite.kubeConfig;
+    const created = await raw(kc, "POST", crdPath, JSON.stringify(crd()));
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    await crdEstablished(kc.makeApiClient(ApiextensionsV1Api), crdName);
+    const ns = await suite.namespace("rules");
+    path = `/apis/${group}/v1/namespaces/${ns}/gizmos`;
+    // The new kind is served a moment after Established on a real cluster.
+    for (let i = 0; i < 100; i++) {
+      const probe = await raw(kc, "GET", path);
+      if (probe.code === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await raw(suite.kubeConfig, "DELETE", `${crdPath}/${crdName}`);
+  });
+
+  it("accepts an object every rule holds for", async () => {
+    const reply = await raw(
+      suite.kubeConfig,
+      "POST",
+      path,
+      gizmo("g-valid", {
+        min: 1,
+        max: 2,
+        mode: "fast",
+        tags: ["a", "b"],
+        timeout: "30m",
+        ratio: 0.5,
+        port: "50%",
+        ports: [{ name: "http", number: 80 }],
+        labels: { k: "v" },
+        grid: [1, 2, 3],
+      }),
+    );
+    expect([reply.code, reply.body?.spec?.min]).toEqual([201, 1]);
+  });
+
+  it("reports failed rules of one node in order, with messageExpression, message, reason and fieldPath", async () => {
+    const reply = await raw(
+      suite.kubeConfig,
+      "POST",
+      path,
+      gizmo("g-bad-spec", { min: 3, max: 2, mode: "fast", legacy: "x", tags: ["a", "A"] }),
+    );
+    // The tags rules report at spec.tags, after spec's own rules (a node's rules run before its children's).
+    expect(invalid(reply)).toEqual({
+      code: 422,
+      reason: "Invalid",
+      message: `${qualified} "g-bad-spec" is invalid: [spec: Invalid value: "object": min 3 exceeds max 2, spec.legacy: Required value: legacy is gone, spec.tags: Invalid value: "array": tags must be sorted, spec.tags: Invalid value: "array": tags are lowercase letters]`,
+      causes: [
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "object": min 3 exceeds max 2',
+          field: "spec",
+        },
+        { reason: "FieldValueRequired", message: "Required value: legacy is gone", field: "spec.legacy" },
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "array": tags must be sorted',
+          field: "spec.tags",
+        },
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "array": tags are lowercase letters',
+          field: "spec.tags",
+        },
+      ],
+    });
+  });
+
+  it("reports a root rule at <nil>, and the default message 'failed rule: <rule>'", async () => {
+    const reply = await raw(suite.kubeConfig, "POST", path, gizmo("x-root", { mode: "medium" }));
+    expect(invalid(reply).causes).toEqual([
+      { reason: "FieldValueInvalid", message: 'Invalid value: "object": names start with g', field: "<nil>" },
+      {
+        reason: "FieldValueInvalid",
+        message: "Invalid value: \"string\": failed rule: self in ['fast', 'slow']",
+        field: "spec.mode",
+      },
+    ]);
+  });
+
+  it("types values from the schema: duration, double, int-or-string, map values", async () => {
+    const intOrString = "Invalid value: \"\": failed rule: type(self) == int ? self > 0 : self.endsWith('%')";
+    const cases: Array<[unknown, string, string, string]> = [
+      [
+        { timeout: "2h" },
+        "spec.timeout",
+        "FieldValueInvalid",
+        "Invalid value: \"string\": failed rule: self <= duration('1h')",
+      ],
+      [{ ratio: 1.5 }, "spec.ratio", "FieldValueInvalid", 'Invalid value: "number": failed rule: self < 1.0'],
+      [{ port: 0 }, "spec.port", "FieldValueInvalid", intOrString],
+      [{ port: "50" }, "spec.port", "FieldValueInvalid", intOrString],
+      [
+        { labels: { a: "toolong" } },
+        "spec.labels[a]",
+        "FieldValueInvalid",
+        'Invalid value: "string": failed rule: self.size() <= 5',
+      ],
+      [{ tags: ["a", "a"] }, "spec", "FieldValueDuplicate", 'Duplicate value: "object"'],
+    ];
+    const got = [];
+    for (const [i, [spec]] of cases.entries()) {
+      got.push(invalid(await raw(suite.kubeConfig, "POST", path, gizmo(`g-type-${i}`, spec))).causes);
+    }
+    expect(got).toEqual(cases.map(([, field, reason, message]) => [{ reason, message, field }]));
+  });
+
+  it("runs transition rules only on update, correlating list-type=map items by key", async () => {
+    const kc = suite.kubeConfig;
+    const spec = { mode: "fast", ports: [{ name: "http", number: 80 }] };
+    const created = await raw(kc, "POST", path, gizmo("g-transition", spec));
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    const rv = created.body.metadata.resourceVersion;
+    const updated = await raw(
+      kc,
+      "PUT",
+      `${path}/g-transition`,
+      gizmo(
+        "g-transition",
+        {
+          mode: "slow",
+          ports: [
+            { name: "new", number: 1 },
+            { name: "http", number: 79 },
+          ],
+        },
+        rv,
+      ),
+    );
+    expect(invalid(updated)).toEqual({
+      code: 422,
+      reason: "Invalid",
+      message: `${qualified} "g-transition" is invalid: [spec: Forbidden: mode is immutable, spec.ports[1]: Invalid value: "object": port numbers only grow]`,
+      causes: [
+        { reason: "FieldValueForbidden", message: "Forbidden: mode is immutable", field: "spec" },
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "object": port numbers only grow',
+          field: "spec.ports[1]",
+        },
+      ],
+    });
+    const grown = await raw(
+      kc,
+      "PUT",
+      `${path}/g-transition`,
+      gizmo("g-transition", { mode: "fast", ports: [{ name: "http", number: 81 }] }, rv),
+    );
+    expect(grown.code, JSON.stringify(grown.body)).toBe(200);
+  });
+
+  it("checks the status subresource's rules on /status writes", async () => {
+    const kc = suite.kubeConfig;
+    const created = await raw(kc, "POST", path, gizmo("g-status", { mode: "fast" }));
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    const bad = await raw(
+      kc,
+      "PUT",
+      `${path}/g-status/status`,
+      JSON.stringify({ ...created.body, status: { ready: -1 } }),
+    );
+    expect(invalid(bad)).toEqual({
+      code: 422,
+      reason: "Invalid",
+      message: `${qualified} "g-status" is invalid: status.ready: Invalid value: "integer": failed rule: self >= 0`,
+      causes: [
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "integer": failed rule: self >= 0',
+          field: "status.ready",
+        },
+      ],
+    });
+    const good = await raw(
+      kc,
+      "PUT",
+      `${path}/g-status/status`,
+      JSON.stringify({ ...created.body, status: { ready: 1 } }),
+    );
+    expect([good.code, good.body?.status]).toEqual([200, { ready: 1 }]);
+  });
+
+  it("reports an evaluation error with the rule, and a schema error blocks the rules", async () => {
+    const kc = suite.kubeConfig;
+    const missing = await raw(kc, "POST", path, gizmo("g-nokey", { max: 1, mode: "fast" }));
+    expect(invalid(missing).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message:
+          'Invalid value: "object": no such key: min evaluating rule: !has(self.max) || self.min <= self.max',
+        field: "spec",
+      },
+    ]);
+    const blocked = await raw(kc, "POST", path, gizmo("g-blocked", { ports: [{ number: 1 }], mode: "x" }));
+    expect(invalid(blocked).causes).toEqual([
+      { reason: "FieldValueRequired", message: "Required value", field: "spec.ports[0].name" },
+      {
+        reason: "FieldValueInvalid",
+        message:
+          'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+        field: "<nil>",
+      },
+    ]);
+  });
+
+  it("stops a rule past the per-call cost limit with kube-apiserver's message", async () => {
+    const grid = Array.from({ length: 100 }, (_, i) => i);
+    const reply = await raw(suite.kubeConfig, "POST", path, gizmo("g-cost", { mode: "fast", grid }));
+    expect(invalid(reply).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message:
+          "Invalid value: \"array\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: grid",
+        field: "spec.grid",
+      },
+    ]);
+  });
+
+  it("refuses a CRD whose rule does not compile or reads an undeclared field", async () => {
+    const kc = suite.kubeConfig;
+    const current = await raw(kc, "GET", `${crdPath}/${crdName}`);
+    const send = (rules: unknown) =>
+      raw(
+        kc,
+        "PUT",
+        `${crdPath}/${crdName}`,
+        JSON.stringify({
+          ...crd({ "x-kubernetes-validations": rules }),
+          metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
+        }),
+      );
+    const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule";
+    const syntax = await send([{ rule: "self.min <" }]);
+    expect([
+      syntax.code,
+      syntax.body?.reason,
+      syntax.body?.details?.causes?.map((c: any) => c.field),
+    ]).toEqual([422, "Invalid", [at]]);
+    expect(syntax.body.details.causes[0].message).toMatch(
+      /^Invalid value: apiextensions\.ValidationRule\{Rule:"self\.min <", Message:"", MessageExpression:"", Reason:\(\*apiextensions\.FieldValueErrorReason\)\(nil\), FieldPath:"", OptionalOldSelf:\(\*bool\)\(nil\)\}: compilation failed: ERROR: <input>:1:/,
+    );
+    const undefinedField = await send([{ rule: "self.nosuch > 0" }]);
+    expect(invalid(undefinedField).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message:
+          'Invalid value: apiextensions.ValidationRule{Rule:"self.nosuch > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'nosuch\'\n | self.nosuch > 0\n | ....^',
+        field: at,
+      },
+    ]);
+    const notBool = await send([{ rule: "self.min + 1" }]);
+    expect(invalid(notBool).causes?.[0]?.message).toMatch(/: cel expression must evaluate to a bool$/);
+  });
+});
