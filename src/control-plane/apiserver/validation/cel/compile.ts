@@ -324,6 +324,20 @@ function iterationOf(range: Known): Known {
   return DYN;
 }
 
+function planParsed(parsed: ParsedExpr): Program {
+  const planned = plan(env, parsed) as (ctx: Record<string, unknown>) => unknown;
+  return (bindings) => planned(bindings);
+}
+
+/**
+ * An expression planned in the rules' environment (CEL's standard library and the Kubernetes libraries) without
+ * the schema checks: for running CEL's own conformance cases against that environment. Throws when it does not
+ * parse.
+ */
+export function planExpression(source: string): Program {
+  return planParsed(parse(source));
+}
+
 /** The offset of an expression in its source, for an error's caret. */
 function offsetOf(parsed: ParsedExpr, id: bigint): number {
   return parsed.sourceInfo?.positions[id.toString()] ?? 0;
@@ -358,9 +372,8 @@ function compileExpression(source: string, scope: Map<string, Known>): Checked {
       throw new Error(formatIssue(source, offsetOf(parsed, e.exprId), e.message));
     throw e;
   }
-  const planned = plan(env, parsed) as (ctx: Record<string, unknown>) => unknown;
   return {
-    program: (bindings) => planned(bindings),
+    program: planParsed(parsed),
     result,
     usesOldSelf: checker.usesOldSelf,
     nodes: checker.nodes,
