@@ -7,11 +7,14 @@
  *   comparable values (int, uint, double, string, bool, bytes, timestamp, duration);
  * - regex (`regex.go`): `find(re)` (the first match or ""), `findAll(re)` and `findAll(re, n)`.
  *
+ * `matches` is CEL's own (RE2 semantics through `@bufbuild/re2`).
+ *
  * Invariant: every function answers a value or throws an Error, which the evaluator turns into a CEL error
  * (`<message> evaluating rule: ...`); none loops longer than its list or string.
  */
 import { type CelFunc, CelScalar, type CelValue, celMethod, isCelList, listType } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { RE2JS } from "@bufbuild/re2";
 
 /** A message value (`timestamp`, `duration`) as the evaluator hands it to functions. */
 interface MessageValue {
@@ -37,20 +40,11 @@ function comparable(v: CelValue): bigint | number | string | boolean {
 export function compareValues(a: CelValue, b: CelValue): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x !== typeof y) {
-    const numeric = (t: unknown) => typeof t === "bigint" || typeof t === "number";
-    if (!(numeric(x) && numeric(y))) throw new Error("no such overload");
-  }
-  if (typeof x === "string" || typeof x === "boolean") return x < y ? -1 : x > y ? 1 : 0;
-  return Number(x) < Number(y)
-    ? -1
-    : Number(x) > Number(y)
-      ? 1
-      : x === y
-        ? 0
-        : Number(x) === Number(y)
-          ? 0
-          : 0;
+  const numeric = (t: unknown) => typeof t === "bigint" || typeof t === "number";
+  if (typeof x !== typeof y && !(numeric(x) && numeric(y))) throw new Error("no such overload");
+  if (typeof x === "bigint" && typeof y === "bigint") return x < y ? -1 : x > y ? 1 : 0;
+  if (numeric(x)) return Number(x) < Number(y) ? -1 : Number(x) > Number(y) ? 1 : 0;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** CEL equality of two list elements (scalars numerically, messages by value, others by identity of JSON). */
@@ -104,13 +98,24 @@ export const listFunctions: CelFunc[] = [
   }),
 ];
 
-/** A regular expression of a rule (RE2 syntax; the common subset is JavaScript's too). */
+/**
+ * A regular expression of a rule: checked as RE2 syntax (what `matches` uses too, `@bufbuild/re2`), then run as
+ * JavaScript's (RE2's syntax is mostly JavaScript's; a pattern JavaScript cannot read is an evaluation error).
+ */
 function compileRegex(pattern: string): RegExp {
   try {
-    return new RegExp(pattern, "gu");
+    RE2JS.compile(pattern);
   } catch (e) {
     throw new Error(`error parsing regexp: ${(e as Error).message}`);
   }
+  for (const flags of ["gu", "g"]) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // try the next flags
+    }
+  }
+  throw new Error(`error parsing regexp: ${pattern}`);
 }
 
 /** `regex.go`: find and findAll. */
