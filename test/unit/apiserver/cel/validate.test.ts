@@ -250,6 +250,33 @@ describe("CRD rule checks", () => {
     expect(out[3]).toMatch(/: cel expression must evaluate to a bool$/);
   });
 
+  it("refuses operators on statically mismatched types with cel-go's overload message", () => {
+    const out = check({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { a: { type: "integer" }, t: { type: "string", format: "date-time" } },
+          "x-kubernetes-validations": [
+            { rule: "self.a + 'x' == 'y'" },
+            { rule: "self.a < 1.5 && self.t - self.t < duration('1s') && -self.a < 0" },
+            { rule: "self.t < 1" },
+          ],
+        },
+      },
+    });
+    expect(out).toHaveLength(2);
+    expect(out[0]).toContain(
+      "[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.a + 'x' == 'y'\"",
+    );
+    expect(out[0]).toContain(
+      "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'",
+    );
+    expect(out[1]).toContain(
+      "found no matching overload for '_<_' applied to '(google.protobuf.Timestamp, int)'",
+    );
+  });
+
   it("checks message, reason, fieldPath and oldSelf placement", () => {
     const out = check({
       type: "object",

@@ -171,8 +171,65 @@ const BOOL_CALLS = new Set([
   "@not_strictly_false",
 ]);
 
-/** Operators whose result has their operands' type when both have the same one (`int + int` is an int). */
-const ARITHMETIC = new Set(["_+_", "_-_", "_*_", "_/_", "_%_", "-_"]);
+/** Scalar types an operator check knows, as cel-go prints them in an overload error. */
+const CEL_GO_TYPE_NAMES: Record<string, string> = {
+  int: "int",
+  uint: "uint",
+  double: "double",
+  string: "string",
+  bool: "bool",
+  bytes: "bytes",
+  null: "null_type",
+  timestamp: "google.protobuf.Timestamp",
+  duration: "google.protobuf.Duration",
+};
+
+const NUMERIC = new Set(["int", "uint", "double"]);
+
+/** `a op b` overloads beyond "same numeric type": `[op, left, right, result]` (cel-go's standard declarations). */
+const MIXED_OVERLOADS: ReadonlyArray<readonly [string, string, string, string]> = [
+  ["_+_", "string", "string", "string"],
+  ["_+_", "bytes", "bytes", "bytes"],
+  ["_+_", "timestamp", "duration", "timestamp"],
+  ["_+_", "duration", "timestamp", "timestamp"],
+  ["_+_", "duration", "duration", "duration"],
+  ["_-_", "timestamp", "timestamp", "duration"],
+  ["_-_", "timestamp", "duration", "timestamp"],
+  ["_-_", "duration", "duration", "duration"],
+];
+
+/**
+ * The result of an arithmetic or ordering operator on operands of known scalar types; `null` when no overload
+ * takes them (a compile error, as cel-go's checker reports it); `undefined` when the call is not such an operator
+ * or an operand's type is not known statically (then evaluation decides).
+ */
+function operatorResult(name: string, args: Known[]): Known | null | undefined {
+  const types = args.map((a) => a.type);
+  if (types.some((t) => t === undefined || !(t in CEL_GO_TYPE_NAMES))) return undefined;
+  const [l = "", r = ""] = types as string[];
+  switch (name) {
+    case "_+_":
+    case "_-_":
+    case "_*_":
+    case "_/_":
+    case "_%_": {
+      if (l === r && NUMERIC.has(l) && (name !== "_%_" || l !== "double")) return { type: l };
+      const mixed = MIXED_OVERLOADS.find(([op, a, b]) => op === name && a === l && b === r);
+      return mixed ? { type: mixed[3] } : null;
+    }
+    case "_<_":
+    case "_<=_":
+    case "_>_":
+    case "_>=_": {
+      const ordered = (l === r && l !== "null") || (NUMERIC.has(l) && NUMERIC.has(r));
+      return ordered ? { type: "bool" } : null;
+    }
+    case "-_":
+      return l === "int" || l === "double" || l === "duration" ? { type: l } : null;
+    default:
+      return undefined;
+  }
+}
 
 /** The static checker: walks the parsed expression with what each identifier is known to be. */
 class Checker {
@@ -208,14 +265,15 @@ class Checker {
         if (/^[a-zA-Z]/.test(name) && !STANDARD_FUNCTIONS.has(name) && !kubernetesFunctionNames.has(name)) {
           throw new CompileError(`undeclared reference to '${name}' (in container '')`, e.id);
         }
+        const operator = operatorResult(name, args);
+        if (operator === null) {
+          const shown = args.map((a) => CEL_GO_TYPE_NAMES[a.type ?? ""] ?? a.type).join(", ");
+          throw new CompileError(`found no matching overload for '${name}' applied to '(${shown})'`, e.id);
+        }
+        if (operator !== undefined) return operator;
         if (BOOL_CALLS.has(name)) return { type: "bool" };
         if (name === "size") return { type: "int" };
         if (name === "_[_]") return elementOf(args[0] ?? DYN);
-        if (ARITHMETIC.has(name)) {
-          const types = new Set(args.map((a) => a.type));
-          const only = types.size === 1 ? [...types][0] : undefined;
-          return only !== undefined && only !== "timestamp" && only !== "duration" ? { type: only } : DYN;
-        }
         if (["int", "uint", "double", "string", "bytes", "bool", "duration", "timestamp"].includes(name)) {
           return { type: name };
         }
