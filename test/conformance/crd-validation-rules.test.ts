@@ -21,7 +21,8 @@ const specSchema = {
   "x-kubernetes-validations": [
     {
       rule: "!has(self.max) || self.min <= self.max",
-      messageExpression: "'min ' + string(self.min) + ' exceeds max ' + string(self.max)",
+      // No string() of a number: kube estimates its cost as unbounded and refuses the CRD.
+      messageExpression: "'min ' + (self.min > self.max + 10 ? 'far ' : '') + 'exceeds max'",
     },
     { rule: "self.mode == oldSelf.mode", message: "mode is immutable", reason: "FieldValueForbidden" },
     {
@@ -206,11 +207,11 @@ describe("CRD validation rules (CEL)", () => {
     expect(invalid(reply)).toEqual({
       code: 422,
       reason: "Invalid",
-      message: `${qualified} "g-bad-spec" is invalid: [spec: Invalid value: "object": min 3 exceeds max 2, spec.legacy: Required value: legacy is gone, spec.tags: Invalid value: "array": tags must be sorted, spec.tags: Invalid value: "array": tags are lowercase letters]`,
+      message: `${qualified} "g-bad-spec" is invalid: [spec: Invalid value: "object": min exceeds max, spec.legacy: Required value: legacy is gone, spec.tags: Invalid value: "array": tags must be sorted, spec.tags: Invalid value: "array": tags are lowercase letters]`,
       causes: [
         {
           reason: "FieldValueInvalid",
-          message: 'Invalid value: "object": min 3 exceeds max 2',
+          message: 'Invalid value: "object": min exceeds max',
           field: "spec",
         },
         { reason: "FieldValueRequired", message: "Required value: legacy is gone", field: "spec.legacy" },
@@ -359,7 +360,7 @@ describe("CRD validation rules (CEL)", () => {
       {
         reason: "FieldValueInvalid",
         message:
-          'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+          "Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
         field: "<nil>",
       },
     ]);
@@ -391,7 +392,9 @@ describe("CRD validation rules (CEL)", () => {
           metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
         }),
       );
-    const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule";
+    const at = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule";
+    // The text after the position is the parser's own: cel-go's ANTLR message and column differ from
+    // @bufbuild/cel's (FIDELITY.md), so only the shape is compared.
     const syntax = await send([{ rule: "self.min <" }]);
     expect([
       syntax.code,
@@ -399,14 +402,14 @@ describe("CRD validation rules (CEL)", () => {
       syntax.body?.details?.causes?.map((c: any) => c.field),
     ]).toEqual([422, "Invalid", [at]]);
     expect(syntax.body.details.causes[0].message).toMatch(
-      /^Invalid value: apiextensions\.ValidationRule\{Rule:"self\.min <", Message:"", MessageExpression:"", Reason:\(\*apiextensions\.FieldValueErrorReason\)\(nil\), FieldPath:"", OptionalOldSelf:\(\*bool\)\(nil\)\}: compilation failed: ERROR: <input>:1:/,
+      /^Invalid value: \{"Rule":"self\.min \\u003c","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null\}: compilation failed: ERROR: <input>:1:\d+: Syntax error: /,
     );
     const undefinedField = await send([{ rule: "self.nosuch > 0" }]);
     expect(invalid(undefinedField).causes).toEqual([
       {
         reason: "FieldValueInvalid",
         message:
-          'Invalid value: apiextensions.ValidationRule{Rule:"self.nosuch > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'nosuch\'\n | self.nosuch > 0\n | ....^',
+          'Invalid value: {"Rule":"self.nosuch \\u003e 0","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:5: undefined field \'nosuch\'\n | self.nosuch > 0\n | ....^',
         field: at,
       },
     ]);

@@ -1,7 +1,7 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
 import type { Clock } from "../../../clock/clock.js";
-import { isJsonObject, type JsonObject } from "../json.js";
+import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
 import { validateSchemaRules } from "../validation/cel/crd-rules.js";
 import { RuleValidator } from "../validation/cel/validate.js";
 import { type FieldErrors, renderValue } from "../validation/field-errors.js";
@@ -83,9 +83,8 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
   if (versions.length === 0) errs.required("spec.versions", "must have at least one version");
   versions.forEach((v, i) => {
     if (!isJsonObject(v) || !v.name) errs.required(`spec.versions[${i}].name`);
-    const schema = isJsonObject(v) ? v.schema?.openAPIV3Schema : undefined;
-    if (schema) validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, errs);
   });
+  validateVersionRules(versions, errs);
   const storage = versions.filter((v) => isJsonObject(v) && v.storage === true).length;
   if (versions.length > 0 && storage !== 1) {
     errs.invalid(
@@ -99,6 +98,24 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
     if (oldSpec.group !== spec.group) errs.invalid("spec.group", spec.group, "field is immutable");
     if (oldSpec.scope !== spec.scope) errs.invalid("spec.scope", spec.scope, "field is immutable");
   }
+}
+
+/**
+ * The `x-kubernetes-validations` checks of every version's schema. kube-apiserver validates a v1 CRD in its
+ * internal form, where a schema all versions share is hoisted to `spec.validation` (the v1 conversion does so
+ * whenever the versions' schemas are identical, so always for one version): its causes read
+ * `spec.validation.openAPIV3Schema...`, otherwise `spec.versions[i].schema.openAPIV3Schema...`.
+ */
+function validateVersionRules(versions: NonNullable<CrdSpec["versions"]>, errs: FieldErrors): void {
+  const schemas = versions.map((v) => (isJsonObject(v) ? v.schema?.openAPIV3Schema : undefined));
+  const first = schemas[0];
+  if (schemas.length > 0 && schemas.every((s) => jsonEqual(s, first))) {
+    if (first) validateSchemaRules(first, "spec.validation.openAPIV3Schema", errs);
+    return;
+  }
+  schemas.forEach((schema, i) => {
+    if (schema) validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, errs);
+  });
 }
 
 /**
@@ -258,7 +275,7 @@ function customObjectCheck(schema: SchemaProps): NonNullable<ServedResource["sch
     if (errs.causes.some(blocks)) {
       errs.invalid(
         "<nil>",
-        "null",
+        null,
         "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
       );
     } else rules.validate(obj, old, errs);

@@ -214,7 +214,7 @@ describe("CEL validation rules", () => {
 describe("CRD rule checks", () => {
   function check(s: SchemaProps) {
     const errs = new FieldErrors();
-    validateSchemaRules(s, "spec.versions[0].schema.openAPIV3Schema", errs);
+    validateSchemaRules(s, "spec.validation.openAPIV3Schema", errs);
     return errs.causes.map((c) => `${c.field}: ${c.message}`);
   }
 
@@ -236,17 +236,17 @@ describe("CRD rule checks", () => {
       },
     });
     expect(out).toHaveLength(4);
-    const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
+    const at = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations";
     expect(out[0]).toMatch(
       new RegExp(
-        `^${at.replace(/[[\]().]/g, "\\$&")}\\[0\\]\\.rule: Invalid value: apiextensions\\.ValidationRule\\{Rule:"self\\.a ==".*compilation failed: ERROR: <input>:1:`,
+        `^${at.replace(/[[\]().]/g, "\\$&")}\\[0\\]\\.rule: Invalid value: \\{"Rule":"self\\.a ==".*compilation failed: ERROR: <input>:1:`,
       ),
     );
     expect(out[1]).toContain(
       "compilation failed: ERROR: <input>:1:5: undefined field 'nosuch'\n | self.nosuch > 0\n | ....^",
     );
     expect(out[2]).toContain("undeclared reference to 'frob' (in container '')");
-    expect(out[3]).toContain('[3].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.a + 1"');
+    expect(out[3]).toContain('[3].rule: Invalid value: {"Rule":"self.a + 1"');
     expect(out[3]).toMatch(/: cel expression must evaluate to a bool$/);
   });
 
@@ -266,9 +266,7 @@ describe("CRD rule checks", () => {
       },
     });
     expect(out).toHaveLength(2);
-    expect(out[0]).toContain(
-      "[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.a + 'x' == 'y'\"",
-    );
+    expect(out[0]).toContain("[0].rule: Invalid value: {\"Rule\":\"self.a + 'x' == 'y'\"");
     expect(out[0]).toContain(
       "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'",
     );
@@ -297,10 +295,10 @@ describe("CRD rule checks", () => {
       },
     });
     expect(out).toEqual([
-      'spec.versions[0].schema.openAPIV3Schema.properties[list].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.versions[0].schema.openAPIV3Schema.properties[list]',
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].message: Invalid value: " ": must be non-empty if specified',
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: ".b": must be a valid path',
+      'spec.validation.openAPIV3Schema.properties[list].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[list]',
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].message: Invalid value: " ": must be non-empty if specified',
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: ".b": must be a valid path',
     ]);
   });
 });

@@ -13,22 +13,25 @@ import { normalizeFieldPath } from "./field-path.js";
 
 const REASONS = ["FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"];
 
-/** Go's `%#v` of a string. */
-function goQuote(s: string | undefined): string {
-  return JSON.stringify(s ?? "");
+/** Go's `encoding/json` of a string: JSON with `<`, `>`, `&`, U+2028 and U+2029 escaped (HTML-safe). */
+function goJsonString(text: string): string {
+  return JSON.stringify(text).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
-/** A rule as Go's `%#v` prints an `apiextensions.ValidationRule` (the value of a compile error's cause). */
+/**
+ * A rule as kube-apiserver prints it as the value of a compile error's cause: the JSON of its internal Go struct
+ * `apiextensions.ValidationRule` (field names capitalized, unset pointers null), as `field.Error` renders a struct.
+ */
 export function goRuleValue(rule: ValidationRule): string {
-  const reason =
-    rule.reason === undefined
-      ? "(*apiextensions.FieldValueErrorReason)(nil)"
-      : "(*apiextensions.FieldValueErrorReason)(0x0)";
-  const optional = rule.optionalOldSelf === undefined ? "(*bool)(nil)" : "(*bool)(0x0)";
-  return `apiextensions.ValidationRule{Rule:${goQuote(rule.rule)}, Message:${goQuote(rule.message)}, MessageExpression:${goQuote(rule.messageExpression)}, Reason:${reason}, FieldPath:${goQuote(rule.fieldPath)}, OptionalOldSelf:${optional}}`;
+  const reason = rule.reason === undefined ? "null" : goJsonString(rule.reason);
+  const optional = rule.optionalOldSelf === undefined ? "null" : String(rule.optionalOldSelf);
+  return `{"Rule":${goJsonString(rule.rule ?? "")},"Message":${goJsonString(rule.message ?? "")},"MessageExpression":${goJsonString(rule.messageExpression ?? "")},"Reason":${reason},"FieldPath":${goJsonString(rule.fieldPath ?? "")},"OptionalOldSelf":${optional}}`;
 }
 
-/** A cause whose value Go prints with `%#v` (not quoted again). */
+/** A cause whose value is already rendered (not quoted again). */
 function invalidRaw(errs: FieldErrors, field: string, raw: string, detail: string): void {
   errs.causes.push({ reason: "FieldValueInvalid", field, message: `Invalid value: ${raw}: ${detail}` });
 }
