@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crdEstablished, raw, useSuiteCluster } from "./support.js";
+import { crdEstablished, eventually, raw, useSuiteCluster } from "./support.js";
 
 const suite = useSuiteCluster();
 const group = `r${randomBytes(3).toString("hex")}.conformance.workbook.example.com`;
@@ -56,6 +56,7 @@ const specSchema = {
       "x-kubernetes-validations": [{ rule: "self <= duration('1h')" }],
     },
     ratio: { type: "number", "x-kubernetes-validations": [{ rule: "self < 1.0" }] },
+    weight: { "x-kubernetes-int-or-string": true, "x-kubernetes-validations": [{ rule: "self >= 0" }] },
     port: {
       "x-kubernetes-int-or-string": true,
       "x-kubernetes-validations": [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')" }],
@@ -94,7 +95,13 @@ const specSchema = {
   },
 };
 
-function crd(extra?: Record<string, unknown>) {
+/** The CRD; `extra` overrides keys of the spec schema, `ratioRule` replaces the rule on spec.ratio. */
+function crd(extra?: Record<string, unknown>, ratioRule = "self < 1.0") {
+  const spec = { ...specSchema, ...extra };
+  spec.properties = {
+    ...specSchema.properties,
+    ratio: { type: "number", "x-kubernetes-validations": [{ rule: ratioRule }] },
+  };
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
@@ -116,7 +123,7 @@ function crd(extra?: Record<string, unknown>) {
                 { rule: "self.metadata.name.startsWith('g')", message: "names start with g" },
               ],
               properties: {
-                spec: { ...specSchema, ...extra },
+                spec,
                 status: {
                   type: "object",
                   properties: {
@@ -354,6 +361,15 @@ describe("CRD validation rules (CEL)", () => {
         field: "spec",
       },
     ]);
+    const overload = await raw(kc, "POST", path, gizmo("g-overload", { weight: "heavy", mode: "fast" }));
+    expect(invalid(overload).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message:
+          "Invalid value: \"\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self >= 0",
+        field: "spec.weight",
+      },
+    ]);
     const blocked = await raw(kc, "POST", path, gizmo("g-blocked", { ports: [{ number: 1 }], mode: "x" }));
     expect(invalid(blocked).causes).toEqual([
       { reason: "FieldValueRequired", message: "Required value", field: "spec.ports[0].name" },
@@ -415,5 +431,113 @@ describe("CRD validation rules (CEL)", () => {
     ]);
     const notBool = await send([{ rule: "self.min + 1" }]);
     expect(invalid(notBool).causes?.[0]?.message).toMatch(/: cel expression must evaluate to a bool$/);
+  });
+
+  it("refuses a CRD whose rules have a bad message, reason or fieldPath, or read oldSelf below an atomic list", async () => {
+    const kc = suite.kubeConfig;
+    const current = await raw(kc, "GET", `${crdPath}/${crdName}`);
+    const next = structuredClone(
+      crd({
+        "x-kubernetes-validations": [
+          { rule: "true", message: " " },
+          { rule: "true", reason: "Nope" },
+          { rule: "true", fieldPath: ".nope" },
+        ],
+      }),
+    );
+    const tags = next.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.tags as Record<
+      string,
+      any
+    >;
+    tags.items = { ...tags.items, "x-kubernetes-validations": [{ rule: "self == oldSelf" }] };
+    const reply = await raw(
+      kc,
+      "PUT",
+      `${crdPath}/${crdName}`,
+      JSON.stringify({
+        ...next,
+        metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
+      }),
+    );
+    const at = "spec.validation.openAPIV3Schema.properties[spec]";
+    // Properties are visited in Go's map order: compare the causes sorted.
+    const causes = [...(invalid(reply).causes ?? [])].sort((a: any, b: any) =>
+      `${a.field}${a.message}`.localeCompare(`${b.field}${b.message}`),
+    );
+    expect([reply.code, causes]).toEqual([
+      422,
+      [
+        {
+          reason: "FieldValueInvalid",
+          message: `Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[tags]`,
+          field: `${at}.properties[tags].items.x-kubernetes-validations[0].rule`,
+        },
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: " ": must be non-empty if specified',
+          field: `${at}.x-kubernetes-validations[0].message`,
+        },
+        {
+          reason: "FieldValueNotSupported",
+          message:
+            'Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
+          field: `${at}.x-kubernetes-validations[1].reason`,
+        },
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: ".nope": must be a valid path',
+          field: `${at}.x-kubernetes-validations[2].fieldPath`,
+        },
+      ],
+    ]);
+  });
+
+  it("ratchets: an unchanged value that breaks a newer rule does not fail an update of other fields", async () => {
+    const kc = suite.kubeConfig;
+    const created = await raw(kc, "POST", path, gizmo("g-ratchet", { mode: "fast", ratio: 0.5, min: 1 }));
+    expect(created.code, JSON.stringify(created.body)).toBe(201);
+    const current = await raw(kc, "GET", `${crdPath}/${crdName}`);
+    const stricter = crd(undefined, "self < 0.1");
+    const replaced = await raw(
+      kc,
+      "PUT",
+      `${crdPath}/${crdName}`,
+      JSON.stringify({
+        ...stricter,
+        metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
+      }),
+    );
+    expect(replaced.code, JSON.stringify(replaced.body)).toBe(200);
+    // A real cluster serves the new schema a moment later: wait until a new object meets the new rule.
+    let probes = 0;
+    await eventually(
+      async () =>
+        (await raw(kc, "POST", path, gizmo(`g-probe-${probes++}`, { mode: "fast", ratio: 0.5 }))).code ===
+        422,
+      20_000,
+      "the stricter rule",
+    );
+    const live = await raw(kc, "GET", `${path}/g-ratchet`);
+    const rv = live.body.metadata.resourceVersion;
+    const other = await raw(
+      kc,
+      "PUT",
+      `${path}/g-ratchet`,
+      gizmo("g-ratchet", { mode: "fast", ratio: 0.5, min: 2 }, rv),
+    );
+    expect(other.code, JSON.stringify(other.body)).toBe(200);
+    const changed = await raw(
+      kc,
+      "PUT",
+      `${path}/g-ratchet`,
+      gizmo("g-ratchet", { mode: "fast", ratio: 0.4, min: 2 }, other.body.metadata.resourceVersion),
+    );
+    expect(invalid(changed).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "number": failed rule: self < 0.1',
+        field: "spec.ratio",
+      },
+    ]);
   });
 });
