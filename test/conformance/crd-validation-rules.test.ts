@@ -526,6 +526,10 @@ describe("CRD validation rules (CEL)", () => {
       gizmo("g-ratchet", { mode: "fast", ratio: 0.5, min: 2 }, rv),
     );
     expect(other.code, JSON.stringify(other.body)).toBe(200);
+    // The ratcheted failure comes back as a warning.
+    expect([other.headers.warning ?? []].flat().join(", ")).toContain(
+      '299 - "spec.ratio: Invalid value: \\"number\\": failed rule: self < 0.1"',
+    );
     const changed = await raw(
       kc,
       "PUT",

@@ -269,7 +269,7 @@ function blocks(cause: { reason?: string; message?: string }): boolean {
  */
 function customObjectCheck(schema: SchemaProps): NonNullable<ServedResource["schemaCheck"]> {
   const rules = RuleValidator.needed(schema) ? new RuleValidator(schema) : undefined;
-  return (obj, errs, old) => {
+  return (obj, errs, old, warnings) => {
     validateCustomObject(obj, schema, errs);
     if (!rules) return;
     if (errs.causes.some(blocks)) {
@@ -278,7 +278,7 @@ function customObjectCheck(schema: SchemaProps): NonNullable<ServedResource["sch
         null,
         "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
       );
-    } else rules.validate(obj, old, errs);
+    } else rules.validate(obj, old, errs, warnings);
   };
 }
 

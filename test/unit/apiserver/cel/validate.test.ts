@@ -162,7 +162,18 @@ describe("CEL validation rules", () => {
 
   it("ratchets: an unchanged invalid value does not fail an update of another field", () => {
     const old = widget({ min: 1, max: 2, mode: "a", ratio: 5 });
-    expect(causes(widget({ min: 1, max: 2, mode: "a", ratio: 5, legacy: undefined }), old)).toEqual([]);
+    const warnings: string[] = [];
+    const errs = new FieldErrors();
+    validator.validate(
+      widget({ min: 1, max: 2, mode: "a", ratio: 5, legacy: undefined }),
+      old,
+      errs,
+      warnings,
+    );
+    expect([errs.causes, warnings]).toEqual([
+      [],
+      ['spec.ratio: Invalid value: "number": failed rule: self < 1.0'],
+    ]);
     expect(causes(widget({ min: 1, max: 2, mode: "a", ratio: 6 }), old).map((c) => c.field)).toEqual([
       "spec.ratio",
     ]);

@@ -12,13 +12,13 @@
  * - an evaluation error reports `<error> evaluating rule: <rule>`; a runtime overload error and the cost limit have
  *   their own wording; running out of cost stops all further rules of the object;
  * - ratcheting (CRDValidationRatcheting, on by default): on update, a rule without `oldSelf` whose node (or nearest
- *   correlatable ancestor) equals its old value does not fail the write (kube-apiserver sends a warning instead).
+ *   correlatable ancestor) equals its old value does not fail the write; its failure becomes a warning.
  *
  * A rule's failure is a 422 cause, never a thrown exception: the evaluation's errors are values.
  */
 import { isCelError } from "@bufbuild/cel";
 import { isJsonObject, jsonEqual } from "../../json.js";
-import type { FieldErrors } from "../field-errors.js";
+import { FieldErrors } from "../field-errors.js";
 import type { SchemaProps } from "../openapi-schema.js";
 import { type CompiledRule, compileRule, OLD_SELF, SELF } from "./compile.js";
 import { CostMeter, PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
@@ -84,7 +84,10 @@ class Run {
   stopped = false;
   readonly meter = new CostMeter(PER_CALL_LIMIT);
 
-  constructor(readonly errs: FieldErrors) {}
+  constructor(
+    readonly errs: FieldErrors,
+    readonly warnings: string[] | undefined,
+  ) {}
 }
 
 /** cel-go's wording for the errors `@bufbuild/cel` raises (`no such key`, `division by zero`, ...). */
@@ -145,9 +148,12 @@ export class RuleValidator {
     }
   }
 
-  /** Validates `obj` (and, on update, against `old`), adding a 422 cause per failed rule. */
-  validate(obj: unknown, old: unknown, errs: FieldErrors): void {
-    const run = new Run(errs);
+  /**
+   * Validates `obj` (and, on update, against `old`), adding a 422 cause per failed rule; a ratcheted failure goes
+   * to `warnings` instead (`<field>: <message>`, as kube-apiserver's `Warning` header carries it).
+   */
+  validate(obj: unknown, old: unknown, errs: FieldErrors, warnings?: string[]): void {
+    const run = new Run(errs, warnings);
     const ratchet: Ratchet = {
       current: old === undefined ? undefined : { value: obj, old },
       parent: undefined,
@@ -260,7 +266,6 @@ export class RuleValidator {
         continue;
       }
       if (result === true) continue;
-      if (!compiled.usesOldSelf && ratcheted(ratchet)) continue;
       const fieldPath = rule.fieldPath ? normalizeFieldPath(rule.fieldPath, schema) : undefined;
       const where =
         fieldPath === undefined
@@ -273,7 +278,11 @@ export class RuleValidator {
       const message = compiled.messageProgram
         ? evaluateMessage(compiled.messageProgram, bindings, meter)
         : undefined;
-      reportFailure(errs, where, type, message ?? ruleMessage(rule), rule.reason);
+      if (!compiled.usesOldSelf && ratcheted(ratchet)) {
+        const warned = new FieldErrors();
+        reportFailure(warned, where, type, message ?? ruleMessage(rule), rule.reason);
+        for (const c of warned.causes) run.warnings?.push(`${c.field}: ${c.message}`);
+      } else reportFailure(errs, where, type, message ?? ruleMessage(rule), rule.reason);
     }
   }
 }
