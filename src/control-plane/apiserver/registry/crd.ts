@@ -2,9 +2,9 @@ import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
 import type { Clock } from "../../../clock/clock.js";
 import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
-import { validateSchemaRules } from "../validation/cel/crd-rules.js";
+import { ruleDecodeError, validateSchemaRules } from "../validation/cel/crd-rules.js";
 import { RuleValidator } from "../validation/cel/validate.js";
-import { type FieldErrors, renderValue } from "../validation/field-errors.js";
+import { decodeError, type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
@@ -166,6 +166,14 @@ export class CrdStrategy extends BasicStrategy {
 
   override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
     validateCrd(obj, errs, old);
+  }
+
+  /** Rules that do not decode into Go's `ValidationRule` are a 400, as kube-apiserver's decoder answers. */
+  override decode(obj: KubeObject): void {
+    for (const v of specOf(obj).versions ?? []) {
+      const why = isJsonObject(v) ? ruleDecodeError(v.schema?.openAPIV3Schema) : undefined;
+      if (why) throw decodeError("CustomResourceDefinition", "v1", why);
+    }
   }
 }
 

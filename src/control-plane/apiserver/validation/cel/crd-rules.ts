@@ -31,6 +31,13 @@ export function goRuleValue(rule: ValidationRule): string {
   return `{"Rule":${goJsonString(rule.rule ?? "")},"Message":${goJsonString(rule.message ?? "")},"MessageExpression":${goJsonString(rule.messageExpression ?? "")},"Reason":${reason},"FieldPath":${goJsonString(rule.fieldPath ?? "")},"OptionalOldSelf":${optional}}`;
 }
 
+/** A schema node's rules; a null entry is an empty rule (as Go decodes it), anything else malformed is skipped. */
+export function rulesOf(schema: SchemaProps): ValidationRule[] {
+  const rules: unknown = schema["x-kubernetes-validations"];
+  if (!Array.isArray(rules)) return [];
+  return rules.map((r) => (isJsonObject(r) ? (r as ValidationRule) : {}));
+}
+
 /** A cause whose value is already rendered (not quoted again). */
 function invalidRaw(errs: FieldErrors, field: string, raw: string, detail: string): void {
   errs.causes.push({ reason: "FieldValueInvalid", field, message: `Invalid value: ${raw}: ${detail}` });
@@ -54,7 +61,7 @@ function walk(
 ): void {
   if (!isJsonObject(schema) || depth > 200) return;
   const s = schema as SchemaProps;
-  const rules = Array.isArray(s["x-kubernetes-validations"]) ? s["x-kubernetes-validations"] : [];
+  const rules = rulesOf(s);
   const before = errs.causes.length;
   rules.forEach((rule, i) => {
     const at = `${path}.x-kubernetes-validations[${i}]`;
@@ -127,4 +134,67 @@ function checkRuleFields(rule: ValidationRule, schema: SchemaProps, at: string, 
       errs.invalid(`${at}.fieldPath`, fieldPath, "must be a valid path");
     }
   }
+}
+
+/** The Go type a rule field decodes into (`apiextensions/v1.ValidationRule`). */
+const RULE_FIELD_TYPES: Record<string, "string" | "bool"> = {
+  rule: "string",
+  message: "string",
+  messageExpression: "string",
+  reason: "string",
+  fieldPath: "string",
+  optionalOldSelf: "bool",
+};
+
+/** A JSON value's kind as Go's `UnmarshalTypeError` names it. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  return typeof value === "object" ? "object" : typeof value;
+}
+
+/**
+ * Why a CRD body's `x-kubernetes-validations` do not decode into Go's types (`json: cannot unmarshal number into
+ * Go struct field ValidationRule...rule of type string`), or `undefined` when they do. kube-apiserver's decoder
+ * refuses such a body with 400 before validation; a `null` entry decodes as an empty rule (then 422 "rule is not
+ * specified"), as Go decodes it.
+ */
+export function ruleDecodeError(
+  schema: unknown,
+  path = "spec.versions.schema.openAPIV3Schema",
+  depth = 0,
+): string | undefined {
+  if (!isJsonObject(schema) || depth > 200) return undefined;
+  const rules = schema["x-kubernetes-validations"];
+  const at = `${path}.x-kubernetes-validations`;
+  if (rules !== undefined && rules !== null) {
+    if (!Array.isArray(rules)) {
+      return `json: cannot unmarshal ${jsonKind(rules)} into Go struct field JSONSchemaProps.${at} of type v1.ValidationRules`;
+    }
+    for (const rule of rules) {
+      if (rule === null) continue;
+      if (!isJsonObject(rule)) {
+        return `json: cannot unmarshal ${jsonKind(rule)} into Go struct field JSONSchemaProps.${at} of type v1.ValidationRule`;
+      }
+      for (const [field, type] of Object.entries(RULE_FIELD_TYPES)) {
+        const v = rule[field];
+        if (
+          v === undefined ||
+          v === null ||
+          (type === "string" ? typeof v === "string" : typeof v === "boolean")
+        )
+          continue;
+        return `json: cannot unmarshal ${jsonKind(v)} into Go struct field ValidationRule.${at}.${field} of type ${type}`;
+      }
+    }
+  }
+  for (const sub of Object.values(isJsonObject(schema.properties) ? schema.properties : {})) {
+    const why = ruleDecodeError(sub, `${path}.properties`, depth + 1);
+    if (why) return why;
+  }
+  for (const key of ["items", "additionalProperties"]) {
+    const why = ruleDecodeError(schema[key], `${path}.${key}`, depth + 1);
+    if (why) return why;
+  }
+  return undefined;
 }

@@ -22,6 +22,7 @@ import { FieldErrors } from "../field-errors.js";
 import type { SchemaProps } from "../openapi-schema.js";
 import { type CompiledRule, compileRule, OLD_SELF, SELF } from "./compile.js";
 import { CostMeter, PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
+import { rulesOf } from "./crd-rules.js";
 import { normalizeFieldPath } from "./field-path.js";
 import { toCelValue } from "./values.js";
 
@@ -125,7 +126,7 @@ export class RuleValidator {
   /** Whether a schema declares any rule (only then is a validator worth building: `hasXValidations`). */
   static needed(schema: SchemaProps | undefined, depth = 0): boolean {
     if (!schema || depth > 200) return false;
-    if ((schema["x-kubernetes-validations"] ?? []).length > 0) return true;
+    if (rulesOf(schema).length > 0) return true;
     if (RuleValidator.needed(schema.items, depth + 1)) return true;
     if (isJsonObject(schema.additionalProperties)) {
       if (RuleValidator.needed(schema.additionalProperties as SchemaProps, depth + 1)) return true;
@@ -135,7 +136,7 @@ export class RuleValidator {
 
   private compileAll(schema: SchemaProps, root: boolean, depth: number): void {
     if (depth > 200) return;
-    const rules = schema["x-kubernetes-validations"] ?? [];
+    const rules = rulesOf(schema);
     if (rules.length > 0)
       this.compiled.set(
         schema,
