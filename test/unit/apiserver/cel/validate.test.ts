@@ -198,6 +198,49 @@ describe("CEL validation rules", () => {
     ]);
   });
 
+  it("falls back to message (or the default) when messageExpression fails or is blank", () => {
+    const v = new RuleValidator({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          "x-kubernetes-preserve-unknown-fields": true,
+          "x-kubernetes-validations": [
+            { rule: "false", message: "fallback", messageExpression: "'  '" },
+            { rule: "false", messageExpression: "self.missing" },
+            { rule: "false", messageExpression: "' trimmed '" },
+          ],
+        },
+      },
+    });
+    const errs = new FieldErrors();
+    v.validate({ spec: {} }, undefined, errs);
+    expect(errs.causes.map((c) => c.message)).toEqual([
+      'Invalid value: "object": fallback',
+      'Invalid value: "object": failed rule: false',
+      'Invalid value: "object": trimmed',
+    ]);
+  });
+
+  it("reports a runtime overload error on a dyn value (int-or-string) in kube's words", () => {
+    const v = new RuleValidator({
+      type: "object",
+      properties: {
+        w: { "x-kubernetes-int-or-string": true, "x-kubernetes-validations": [{ rule: "self >= 0" }] },
+      },
+    });
+    const errs = new FieldErrors();
+    v.validate({ w: "heavy" }, undefined, errs);
+    expect(errs.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        field: "w",
+        message:
+          "Invalid value: \"\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self >= 0",
+      },
+    ]);
+  });
+
   it("stops a rule that runs past the per-call cost limit instead of hanging", () => {
     const v = new RuleValidator({
       type: "object",
