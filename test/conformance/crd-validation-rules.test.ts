@@ -431,6 +431,14 @@ describe("CRD validation rules (CEL)", () => {
     ]);
     const notBool = await send([{ rule: "self.min + 1" }]);
     expect(invalid(notBool).causes?.[0]?.message).toMatch(/: cel expression must evaluate to a bool$/);
+    // Every error of a rule is listed, each at its position (a call's at its parenthesis).
+    const rule = "self.min.frob() || self.min + 'x' == 'y'";
+    const several = await send([{ rule }]);
+    expect(invalid(several).causes?.[0]?.message).toBe(
+      `Invalid value: {"Rule":"self.min.frob() || self.min + 'x' == 'y'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ` +
+        `ERROR: <input>:1:14: undeclared reference to 'frob' (in container '')\n | ${rule}\n | ${".".repeat(13)}^\n` +
+        `ERROR: <input>:1:29: found no matching overload for '_+_' applied to '(int, string)'\n | ${rule}\n | ${".".repeat(28)}^`,
+    );
   });
 
   it("refuses a CRD whose rules have a bad message, reason or fieldPath, or read oldSelf below an atomic list", async () => {

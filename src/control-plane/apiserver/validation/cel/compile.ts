@@ -106,13 +106,12 @@ interface Known {
 
 const DYN: Known = {};
 
-class CompileError extends Error {
-  constructor(
-    message: string,
-    readonly exprId: bigint,
-  ) {
-    super(message);
-  }
+/** One error the checker found: where (an expression id; a call's is its `(`) and what. */
+interface Issue {
+  exprId: bigint;
+  message: string;
+  /** A function call: cel-go places the error at its opening parenthesis. */
+  call?: boolean;
 }
 
 /** cel-go's `Issues.String()` for one error at an offset of the source. */
@@ -236,7 +235,16 @@ class Checker {
   usesOldSelf = false;
   nodes = 0;
 
-  constructor(private readonly scope: Map<string, Known>) {}
+  constructor(
+    private readonly scope: Map<string, Known>,
+    readonly issues: Issue[] = [],
+  ) {}
+
+  /** Records an error and goes on (cel-go reports every error of an expression), typing the node dyn. */
+  private report(issue: Issue): Known {
+    this.issues.push(issue);
+    return DYN;
+  }
 
   check(e: Expr | undefined): Known {
     if (!e) return DYN;
@@ -247,15 +255,20 @@ class Checker {
         return { type: constType(k.value.constantKind.case) };
       case "identExpr": {
         const known = this.scope.get(k.value.name);
-        if (!known)
-          throw new CompileError(`undeclared reference to '${k.value.name}' (in container '')`, e.id);
+        if (!known) {
+          return this.report({
+            exprId: e.id,
+            message: `undeclared reference to '${k.value.name}' (in container '')`,
+          });
+        }
         if (k.value.name === OLD_SELF) this.usesOldSelf = true;
         return known;
       }
       case "selectExpr": {
         const operand = this.check(k.value.operand);
         const field = fieldOf(operand, k.value.field);
-        if (field === undefined) throw new CompileError(`undefined field '${k.value.field}'`, e.id);
+        if (field === undefined)
+          return this.report({ exprId: e.id, message: `undefined field '${k.value.field}'` });
         return k.value.testOnly ? { type: "bool" } : field;
       }
       case "callExpr": {
@@ -263,12 +276,19 @@ class Checker {
         if (k.value.target) this.check(k.value.target);
         const args = k.value.args.map((a) => this.check(a));
         if (/^[a-zA-Z]/.test(name) && !STANDARD_FUNCTIONS.has(name) && !kubernetesFunctionNames.has(name)) {
-          throw new CompileError(`undeclared reference to '${name}' (in container '')`, e.id);
+          return this.report({
+            exprId: e.id,
+            message: `undeclared reference to '${name}' (in container '')`,
+            call: true,
+          });
         }
         const operator = operatorResult(name, args);
         if (operator === null) {
           const shown = args.map((a) => CEL_GO_TYPE_NAMES[a.type ?? ""] ?? a.type).join(", ");
-          throw new CompileError(`found no matching overload for '${name}' applied to '(${shown})'`, e.id);
+          return this.report({
+            exprId: e.id,
+            message: `found no matching overload for '${name}' applied to '(${shown})'`,
+          });
         }
         if (operator !== undefined) return operator;
         if (BOOL_CALLS.has(name)) return { type: "bool" };
@@ -285,7 +305,7 @@ class Checker {
           return { type: "string" };
         }
         if (name === "_?_:_") {
-          const [a, b] = k.value.args.slice(1).map((x) => this.check(x));
+          const [, a, b] = args;
           return a?.type !== undefined && a.type === b?.type ? { type: a.type } : DYN;
         }
         return DYN;
@@ -303,7 +323,7 @@ class Checker {
         const c = k.value;
         const range = this.check(c.iterRange);
         const init = this.check(c.accuInit);
-        const inner = new Checker(new Map(this.scope));
+        const inner = new Checker(new Map(this.scope), this.issues);
         inner.scope.set(c.iterVar, iterationOf(range));
         inner.scope.set(c.accuVar, init);
         inner.check(c.loopCondition);
@@ -422,13 +442,15 @@ function compileExpression(source: string, scope: Map<string, Known>): Checked {
     throw new Error(formatIssue(source, offset, `Syntax error: ${m[3]}`));
   }
   const checker = new Checker(scope);
-  let result: Known;
-  try {
-    result = checker.check(parsed.expr);
-  } catch (e) {
-    if (e instanceof CompileError)
-      throw new Error(formatIssue(source, offsetOf(parsed, e.exprId), e.message));
-    throw e;
+  const result = checker.check(parsed.expr);
+  if (checker.issues.length > 0) {
+    const located = checker.issues.map((issue) => {
+      const at = offsetOf(parsed, issue.exprId);
+      const paren = issue.call ? source.indexOf("(", at) : -1;
+      return { offset: paren >= 0 ? paren : at, message: issue.message };
+    });
+    located.sort((a, b) => a.offset - b.offset);
+    throw new Error(located.map((i) => formatIssue(source, i.offset, i.message)).join("\n"));
   }
   return {
     program: planParsed(parsed),
