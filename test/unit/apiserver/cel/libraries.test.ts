@@ -23,6 +23,7 @@ describe("Kubernetes CEL libraries", () => {
     ["[1, 2, 1].indexOf(1)", 0n],
     ["[1, 2, 1].lastIndexOf(1)", 2n],
     ["[1, 2].indexOf(3)", -1n],
+    ["[1, 2].indexOf(2.0)", 1n],
     ["[duration('1h'), duration('1m')].min() == duration('1m')", true],
     ["'abc 123 def 456'.find('[0-9]+')", "123"],
     ["'abc'.find('[0-9]+')", ""],

@@ -115,7 +115,7 @@ interface Issue {
 }
 
 /** cel-go's `Issues.String()` for one error at an offset of the source. */
-export function formatIssue(source: string, offset: number, message: string): string {
+function formatIssue(source: string, offset: number, message: string): string {
   const before = source.slice(0, Math.max(0, offset));
   const line = before.split("\n").length;
   const lineStart = before.lastIndexOf("\n") + 1;

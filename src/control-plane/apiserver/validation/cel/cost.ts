@@ -17,7 +17,7 @@ export const PER_CALL_LIMIT = 1_000_000;
 export const RUNTIME_BUDGET = 10_000_000;
 
 /** Thrown by the meter once a rule has spent its limit. */
-export class CostLimitExceeded extends Error {
+class CostLimitExceeded extends Error {
   constructor() {
     super("operation cancelled: actual cost limit exceeded");
   }

@@ -37,7 +37,7 @@ function comparable(v: CelValue): bigint | number | string | boolean {
 }
 
 /** CEL ordering of two comparable values of one kind: negative, zero or positive. */
-export function compareValues(a: CelValue, b: CelValue): number {
+function compareValues(a: CelValue, b: CelValue): number {
   const x = comparable(a);
   const y = comparable(b);
   const numeric = (t: unknown) => typeof t === "bigint" || typeof t === "number";
@@ -47,10 +47,10 @@ export function compareValues(a: CelValue, b: CelValue): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** CEL equality of two list elements (scalars numerically, messages by value, others by identity of JSON). */
+/** CEL equality of two list elements: comparable values by value (`1 == 1.0`), others by identity. */
 function sameValue(a: CelValue, b: CelValue): boolean {
   try {
-    return compareValues(a, b) === 0 && typeof comparable(a) === typeof comparable(b);
+    return compareValues(a, b) === 0;
   } catch {
     return a === b;
   }

@@ -106,7 +106,7 @@ function isOverloadError(message: string): boolean {
 }
 
 /** The message of a rule when it fails without a messageExpression (`ruleMessageOrDefault`). */
-export function ruleMessage(rule: { rule?: string; message?: string }): string {
+function ruleMessage(rule: { rule?: string; message?: string }): string {
   return rule.message ? rule.message.trim() : `failed rule: ${(rule.rule ?? "").trim()}`;
 }
 

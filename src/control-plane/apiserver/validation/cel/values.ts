@@ -65,13 +65,6 @@ export function escapeProperty(name: string): string | undefined {
     .replaceAll("/", "__slash__");
 }
 
-/** The schema of a property of an object schema, or of its `additionalProperties` values. */
-export function childSchema(schema: SchemaProps | undefined, key: string): SchemaProps | undefined {
-  if (!schema) return undefined;
-  if (schema.properties && Object.hasOwn(schema.properties, key)) return schema.properties[key];
-  return isJsonObject(schema.additionalProperties) ? (schema.additionalProperties as SchemaProps) : undefined;
-}
-
 /** Whether values of this schema are typed by the data alone (`dyn`). */
 function isDynamic(schema: SchemaProps | undefined): boolean {
   return !schema || schema.type === undefined || schema.type === "";
