@@ -57,6 +57,29 @@ const specSchema = {
     },
     ratio: { type: "number", "x-kubernetes-validations": [{ rule: "self < 1.0" }] },
     weight: { "x-kubernetes-int-or-string": true, "x-kubernetes-validations": [{ rule: "self >= 0" }] },
+    when: {
+      type: "string",
+      format: "date-time",
+      "x-kubernetes-validations": [{ rule: "self > timestamp('2020-01-01T00:00:00Z')" }],
+    },
+    scores: {
+      type: "array",
+      maxItems: 8,
+      items: { type: "integer" },
+      "x-kubernetes-validations": [
+        { rule: "self.sum() <= 100 && self.min() >= 0 && self.max() < 50", message: "scores" },
+        { rule: "self.indexOf(13) == -1 && self.lastIndexOf(13) == -1", message: "no 13" },
+      ],
+    },
+    code: {
+      type: "string",
+      maxLength: 32,
+      "x-kubernetes-validations": [
+        { rule: "self.find('[0-9]+') != '666' && self.findAll('[a-z]').size() <= 3", message: "code" },
+        // split() and join() are estimated unbounded by kube (the CRD would be refused), so not here.
+        { rule: "self.lowerAscii().trim() != 'a-b' && self.upperAscii() != 'X-Y'", message: "not ab" },
+      ],
+    },
     port: {
       "x-kubernetes-int-or-string": true,
       "x-kubernetes-validations": [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')" }],
@@ -198,6 +221,9 @@ describe("CRD validation rules (CEL)", () => {
         ports: [{ name: "http", number: 80 }],
         labels: { k: "v" },
         grid: [1, 2, 3],
+        when: "2024-05-06T07:08:09Z",
+        scores: [10, 20],
+        code: "ab12",
       }),
     );
     expect([reply.code, reply.body?.spec?.min]).toEqual([201, 1]);
@@ -248,7 +274,7 @@ describe("CRD validation rules (CEL)", () => {
     ]);
   });
 
-  it("types values from the schema: duration, double, int-or-string, map values", async () => {
+  it("types values from the schema (duration, timestamp, double, int-or-string, map values) and runs the libraries", async () => {
     const intOrString = "Invalid value: \"\": failed rule: type(self) == int ? self > 0 : self.endsWith('%')";
     const cases: Array<[unknown, string, string, string]> = [
       [
@@ -267,6 +293,17 @@ describe("CRD validation rules (CEL)", () => {
         'Invalid value: "string": failed rule: self.size() <= 5',
       ],
       [{ tags: ["a", "a"] }, "spec", "FieldValueDuplicate", 'Duplicate value: "object"'],
+      [
+        { when: "2019-06-01T00:00:00Z" },
+        "spec.when",
+        "FieldValueInvalid",
+        "Invalid value: \"string\": failed rule: self > timestamp('2020-01-01T00:00:00Z')",
+      ],
+      [{ scores: [60, 1] }, "spec.scores", "FieldValueInvalid", 'Invalid value: "array": scores'],
+      [{ scores: [1, 13] }, "spec.scores", "FieldValueInvalid", 'Invalid value: "array": no 13'],
+      [{ code: "x666y" }, "spec.code", "FieldValueInvalid", 'Invalid value: "string": code'],
+      [{ code: "abcd" }, "spec.code", "FieldValueInvalid", 'Invalid value: "string": code'],
+      [{ code: " A-B" }, "spec.code", "FieldValueInvalid", 'Invalid value: "string": not ab'],
     ];
     const got = [];
     for (const [i, [spec]] of cases.entries()) {
