@@ -315,11 +315,15 @@ describe("CRD rule checks", () => {
             { rule: "self.a + 'x' == 'y'" },
             { rule: "self.a < 1.5 && self.t - self.t < duration('1s') && -self.a < 0" },
             { rule: "self.t < 1" },
+            { rule: "self.a == 1.0 || has(self.zz)" },
           ],
         },
       },
     });
-    expect(out).toHaveLength(2);
+    expect(out).toHaveLength(3);
+    expect(out[2]).toContain(
+      "ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(int, double)'\n | self.a == 1.0 || has(self.zz)\n | .......^\nERROR: <input>:1:21: undefined field 'zz'",
+    );
     expect(out[0]).toContain("[0].rule: Invalid value: {\"Rule\":\"self.a + 'x' == 'y'\"");
     expect(out[0]).toContain(
       "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'",

@@ -7,7 +7,10 @@
  * that matter most for rule authors are made here, on the parsed expression, with cel-go's wording:
  * - an identifier other than `self`, `oldSelf` or a macro variable: `undeclared reference to 'x' (in container '')`;
  * - a function no library declares: `undeclared reference to 'f' (in container '')`;
- * - a field the schema does not declare, along a path from `self`/`oldSelf`: `undefined field 'x'`;
+ * - a field the schema does not declare, along a path from `self`/`oldSelf`: `undefined field 'x'` (on a scalar:
+ *   `type 'string' does not support field selection`);
+ * - an arithmetic or ordering operator on known scalar types no overload takes:
+ *   `found no matching overload for '_+_' applied to '(int, string)'`;
  * - a rule whose type is known and not bool: `cel expression must evaluate to a bool` (a messageExpression
  *   likewise must be a string).
  * What the schema cannot tell (through `dyn` values) fails at run time instead, as kube-apiserver's does.
@@ -223,6 +226,10 @@ function operatorResult(name: string, args: Known[]): Known | null | undefined {
       const ordered = (l === r && l !== "null") || (NUMERIC.has(l) && NUMERIC.has(r));
       return ordered ? { type: "bool" } : null;
     }
+    case "_==_":
+    case "_!=_":
+      // Equality takes two values of one type (`1 == 1.0` does not type-check); null is left to evaluation.
+      return l === r || l === "null" || r === "null" ? { type: "bool" } : null;
     case "-_":
       return l === "int" || l === "double" || l === "duration" ? { type: l } : null;
     default:
@@ -267,8 +274,14 @@ class Checker {
       case "selectExpr": {
         const operand = this.check(k.value.operand);
         const field = fieldOf(operand, k.value.field);
-        if (field === undefined)
-          return this.report({ exprId: e.id, message: `undefined field '${k.value.field}'` });
+        if (field === undefined) {
+          const scalar = operand.type !== undefined && operand.type in CEL_GO_TYPE_NAMES;
+          const message = scalar
+            ? `type '${CEL_GO_TYPE_NAMES[operand.type ?? ""]}' does not support field selection`
+            : `undefined field '${k.value.field}'`;
+          // has() is a macro: cel-go places its error at the macro's parenthesis, like a call's.
+          return this.report({ exprId: e.id, message, call: k.value.testOnly });
+        }
         return k.value.testOnly ? { type: "bool" } : field;
       }
       case "callExpr": {
