@@ -478,6 +478,74 @@ describe("CRD validation rules (CEL)", () => {
     );
   });
 
+  it("words type-check errors as cel-go does, each at its column", async () => {
+    const kc = suite.kubeConfig;
+    const at = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]";
+    const cases: Array<[string, number, string]> = [
+      ["self.mode.foo == 1", 10, "type 'string' does not support field selection"],
+      ["self.tags.all(t, t.y > 0)", 19, "type 'string' does not support field selection"],
+      ["nosuch > 0", 1, "undeclared reference to 'nosuch' (in container '')"],
+      ["has(self.zz)", 4, "undefined field 'zz'"],
+      ["self.tags.exists(t, t == 1)", 23, "found no matching overload for '_==_' applied to '(string, int)'"],
+      ["self.min == 1.0", 10, "found no matching overload for '_==_' applied to '(int, double)'"],
+    ];
+    const got = [];
+    for (const [rule] of cases) {
+      const current = await raw(kc, "GET", `${crdPath}/${crdName}`);
+      const reply = await raw(
+        kc,
+        "PUT",
+        `${crdPath}/${crdName}`,
+        JSON.stringify({
+          ...crd({ "x-kubernetes-validations": [{ rule }] }),
+          metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
+        }),
+      );
+      got.push([reply.code, invalid(reply).causes]);
+    }
+    const value = (rule: string, messageExpression = "") =>
+      JSON.stringify({
+        Rule: rule,
+        Message: "",
+        MessageExpression: messageExpression,
+        Reason: null,
+        FieldPath: "",
+        OptionalOldSelf: null,
+      })
+        .replaceAll("<", "\\u003c")
+        .replaceAll(">", "\\u003e")
+        .replaceAll("&", "\\u0026");
+    expect(got).toEqual(
+      cases.map(([rule, column, message]) => [
+        422,
+        [
+          {
+            reason: "FieldValueInvalid",
+            message: `Invalid value: ${value(rule)}: compilation failed: ERROR: <input>:1:${column}: ${message}\n | ${rule}\n | ${".".repeat(column - 1)}^`,
+            field: `${at}.rule`,
+          },
+        ],
+      ]),
+    );
+    const current = await raw(kc, "GET", `${crdPath}/${crdName}`);
+    const notString = await raw(
+      kc,
+      "PUT",
+      `${crdPath}/${crdName}`,
+      JSON.stringify({
+        ...crd({ "x-kubernetes-validations": [{ rule: "self.min > 0", messageExpression: "self.min" }] }),
+        metadata: { name: crdName, resourceVersion: current.body.metadata.resourceVersion },
+      }),
+    );
+    expect(invalid(notString).causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: ${value("self.min > 0", "self.min")}: messageExpression must evaluate to a string`,
+        field: `${at}.messageExpression`,
+      },
+    ]);
+  });
+
   it("refuses a CRD whose rules have a bad message, reason or fieldPath, or read oldSelf below an atomic list", async () => {
     const kc = suite.kubeConfig;
     const current = await raw(kc, "GET", `${crdPath}/${crdName}`);

@@ -115,6 +115,8 @@ interface Issue {
   message: string;
   /** A function call: cel-go places the error at its opening parenthesis. */
   call?: boolean;
+  /** An operator: cel-go places the error at its token (`==`). */
+  token?: string;
 }
 
 /** cel-go's `Issues.String()` for one error at an offset of the source. */
@@ -301,6 +303,7 @@ class Checker {
           return this.report({
             exprId: e.id,
             message: `found no matching overload for '${name}' applied to '(${shown})'`,
+            token: name.replaceAll("_", ""),
           });
         }
         if (operator !== undefined) return operator;
@@ -429,6 +432,22 @@ export function planExpression(source: string): Program {
   return planParsed(parse(source));
 }
 
+/**
+ * Where cel-go reports an issue: a call's opening parenthesis, an operator's token (`@bufbuild/cel` may place an
+ * operator inside a macro on the blank before it), else the expression's own offset.
+ */
+function issueOffset(source: string, at: number, issue: Issue): number {
+  if (issue.call) {
+    const paren = source.indexOf("(", at);
+    return paren >= 0 ? paren : at;
+  }
+  if (issue.token) {
+    const token = source.indexOf(issue.token, at);
+    if (token >= 0 && source.slice(at, token).trim() === "") return token;
+  }
+  return at;
+}
+
 /** The offset of an expression in its source, for an error's caret. */
 function offsetOf(parsed: ParsedExpr, id: bigint): number {
   return parsed.sourceInfo?.positions[id.toString()] ?? 0;
@@ -458,9 +477,7 @@ function compileExpression(source: string, scope: Map<string, Known>): Checked {
   const result = checker.check(parsed.expr);
   if (checker.issues.length > 0) {
     const located = checker.issues.map((issue) => {
-      const at = offsetOf(parsed, issue.exprId);
-      const paren = issue.call ? source.indexOf("(", at) : -1;
-      return { offset: paren >= 0 ? paren : at, message: issue.message };
+      return { offset: issueOffset(source, offsetOf(parsed, issue.exprId), issue), message: issue.message };
     });
     located.sort((a, b) => a.offset - b.offset);
     throw new Error(located.map((i) => formatIssue(source, i.offset, i.message)).join("\n"));
