@@ -42,3 +42,40 @@ describe("malformed validation rules", () => {
     expect(err.status.code).toBe(code);
   });
 });
+
+describe("where a CRD's rule errors are reported", () => {
+  const schema = (rule: string) => ({
+    openAPIV3Schema: {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { a: { type: "integer" } },
+          "x-kubernetes-validations": [{ rule }],
+        },
+      },
+    },
+  });
+  const crd = (rules: string[]) => {
+    const base = crdWith([]);
+    base.spec.versions = rules.map((rule, i) => ({
+      name: `v${i + 1}`,
+      served: true,
+      storage: i === 0,
+      schema: schema(rule) as never,
+    }));
+    return base;
+  };
+
+  it("at spec.validation when every version has the same schema, at spec.versions[i] otherwise", () => {
+    const { backend, crds } = setup();
+    const shared = apiError(() => backend.create(crds, undefined, crd(["self.b > 0", "self.b > 0"])));
+    expect(shared.status.details?.causes?.map((c) => c.field)).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    ]);
+    const distinct = apiError(() => backend.create(crds, undefined, crd(["self.a > 0", "self.b > 0"])));
+    expect(distinct.status.details?.causes?.map((c) => c.field)).toEqual([
+      "spec.versions[1].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    ]);
+  });
+});
