@@ -1,8 +1,10 @@
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { dns1035LabelErrors } from "../../../apimachinery/validation/names.js";
 import type { Clock } from "../../../clock/clock.js";
-import { isJsonObject, type JsonObject } from "../json.js";
-import { type FieldErrors, renderValue } from "../validation/field-errors.js";
+import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { ruleDecodeError, validateSchemaRules } from "../validation/cel/crd-rules.js";
+import { RuleValidator } from "../validation/cel/validate.js";
+import { decodeError, type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
@@ -82,6 +84,7 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
   versions.forEach((v, i) => {
     if (!isJsonObject(v) || !v.name) errs.required(`spec.versions[${i}].name`);
   });
+  validateVersionRules(versions, errs);
   const storage = versions.filter((v) => isJsonObject(v) && v.storage === true).length;
   if (versions.length > 0 && storage !== 1) {
     errs.invalid(
@@ -95,6 +98,24 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
     if (oldSpec.group !== spec.group) errs.invalid("spec.group", spec.group, "field is immutable");
     if (oldSpec.scope !== spec.scope) errs.invalid("spec.scope", spec.scope, "field is immutable");
   }
+}
+
+/**
+ * The `x-kubernetes-validations` checks of every version's schema. kube-apiserver validates a v1 CRD in its
+ * internal form, where a schema all versions share is hoisted to `spec.validation` (the v1 conversion does so
+ * whenever the versions' schemas are identical, so always for one version): its causes read
+ * `spec.validation.openAPIV3Schema...`, otherwise `spec.versions[i].schema.openAPIV3Schema...`.
+ */
+function validateVersionRules(versions: NonNullable<CrdSpec["versions"]>, errs: FieldErrors): void {
+  const schemas = versions.map((v) => (isJsonObject(v) ? v.schema?.openAPIV3Schema : undefined));
+  const first = schemas[0];
+  if (schemas.length > 0 && schemas.every((s) => jsonEqual(s, first))) {
+    if (first) validateSchemaRules(first, "spec.validation.openAPIV3Schema", errs);
+    return;
+  }
+  schemas.forEach((schema, i) => {
+    if (schema) validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, errs);
+  });
 }
 
 /**
@@ -145,6 +166,14 @@ export class CrdStrategy extends BasicStrategy {
 
   override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
     validateCrd(obj, errs, old);
+  }
+
+  /** Rules that do not decode into Go's `ValidationRule` are a 400, as kube-apiserver's decoder answers. */
+  override decode(obj: KubeObject): void {
+    for (const v of specOf(obj).versions ?? []) {
+      const why = isJsonObject(v) ? ruleDecodeError(v.schema?.openAPIV3Schema) : undefined;
+      if (why) throw decodeError("CustomResourceDefinition", "v1", why);
+    }
   }
 }
 
@@ -220,13 +249,45 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       ...(schema && hasDefaults(schema)
         ? { fromStorage: (stored: KubeObject) => defaultedCopy(stored, schema) }
         : {}),
-      ...(schema
-        ? { schemaCheck: (obj: unknown, errs: FieldErrors) => validateCustomObject(obj, schema, errs) }
-        : {}),
+      ...(schema ? { schemaCheck: customObjectCheck(schema) } : {}),
     };
     out.push(resource);
   }
   return out;
+}
+
+/** Causes that keep kube-apiserver from running validation rules at all (`hasBlockingErr`). */
+const BLOCKING_REASONS = new Set([
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+  "FieldValueTypeInvalid",
+]);
+
+function blocks(cause: { reason?: string; message?: string }): boolean {
+  return (
+    BLOCKING_REASONS.has(cause.reason ?? "") || (cause.message ?? "").includes(" in body must be of type ")
+  );
+}
+
+/**
+ * The schema check of a custom object (customresource `strategy.go`'s Validate/ValidateUpdate): the structural
+ * schema, then the `x-kubernetes-validations` rules (compiled once, here), unless an earlier error blocks them.
+ */
+function customObjectCheck(schema: SchemaProps): NonNullable<ServedResource["schemaCheck"]> {
+  const rules = RuleValidator.needed(schema) ? new RuleValidator(schema) : undefined;
+  return (obj, errs, old, warnings) => {
+    validateCustomObject(obj, schema, errs);
+    if (!rules) return;
+    if (errs.causes.some(blocks)) {
+      errs.invalid(
+        "<nil>",
+        null,
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+      );
+    } else rules.validate(obj, old, errs, warnings);
+  };
 }
 
 /** The well-formed entries of a CRD version's `additionalPrinterColumns` (name, jsonPath and type strings). */

@@ -11,8 +11,11 @@ export interface ServedResource {
   readonly strategy: Strategy;
   /** The name of the CRD that defines it, for custom resources. */
   readonly crd?: string;
-  /** Optional openAPIV3Schema check of custom objects (adds 422 causes). */
-  readonly schemaCheck?: (obj: unknown, errs: FieldErrors) => void;
+  /**
+   * Optional openAPIV3Schema check of custom objects (adds 422 causes), with the stored object on update (for
+   * CEL transition rules and ratcheting) and the request's warnings (ratcheted rule failures).
+   */
+  readonly schemaCheck?: (obj: unknown, errs: FieldErrors, old?: unknown, warnings?: string[]) => void;
   /** For custom resources: the version's structural schema (`openAPIV3Schema`), for pruning. */
   readonly openAPIV3Schema?: SchemaProps;
   /**

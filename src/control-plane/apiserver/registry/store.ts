@@ -464,7 +464,7 @@ export class Store {
       validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
     }
     s.validate(next, errs, old);
-    served.schemaCheck?.(next, errs);
+    served.schemaCheck?.(next, errs, old, req.fields.warnings);
     errs.throwIfAny(rt.kind, rt.group, name);
     return this.commitUpdate(served, ns, cur, next, req.dryRun ?? false);
   }

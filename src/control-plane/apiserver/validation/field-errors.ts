@@ -22,6 +22,16 @@ export class FieldErrors {
     return this.add("FieldValueForbidden", field, `Forbidden: ${detail}`);
   }
 
+  /** `Duplicate value: <value>` (`field.Duplicate`). */
+  duplicate(field: string, value: unknown): this {
+    return this.add("FieldValueDuplicate", field, `Duplicate value: ${renderValue(value)}`);
+  }
+
+  /** `Internal error: <detail>` (`field.InternalError`). */
+  internal(field: string, detail: string): this {
+    return this.add("InternalError", field, `Internal error: ${detail}`);
+  }
+
   /** `Too long: must have at most N bytes` (`field.TooLong`). */
   tooLong(field: string, max: number): this {
     return this.add("FieldValueTooLong", field, `Too long: must have at most ${max} bytes`);

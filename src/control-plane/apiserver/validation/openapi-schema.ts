@@ -17,6 +17,27 @@ export interface SchemaProps {
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   /** The value structural defaulting fills in (`registry/structural-defaults.ts`). */
   default?: unknown;
+  /** `date-time`, `duration`, ...: decides a string's CEL type (`validation/cel/types.ts`). */
+  format?: string;
+  /** CEL validation rules (`validation/cel/`). */
+  "x-kubernetes-validations"?: ValidationRule[];
+  /** `atomic`, `set` or `map`: how CEL's `oldSelf` correlates list items (`map` by its keys). */
+  "x-kubernetes-list-type"?: string;
+  "x-kubernetes-list-map-keys"?: string[];
+  /** `granular` (default) or `atomic`. */
+  "x-kubernetes-map-type"?: string;
+}
+
+/** One `x-kubernetes-validations` entry of a CRD schema (`apiextensions.ValidationRule`). */
+export interface ValidationRule {
+  rule?: string;
+  message?: string;
+  messageExpression?: string;
+  /** `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`. */
+  reason?: string;
+  /** A JSON path below the rule's node the error is reported at (`.spec.replicas`, `['a.b']`). */
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
 }
 
 function typeOk(value: unknown, type: string | undefined, schema: SchemaProps): boolean {
