@@ -107,7 +107,7 @@ export async function reconcileSite(ctx: ReconcileContext, key: string): Promise
     },
     applyPatch,
   );
-  // The status is written only when it changes: a write that changes nothing is still a write, and an event.
+  // The status is written only when there is something new to say: no request on a pass that changes nothing.
   const conditions = structuredClone(site.status?.conditions ?? []) as StatusCondition[];
   const changed = setStatusCondition(conditions, readyCondition(site, secretName, secret));
   if (!changed && site.status?.observedGeneration === site.metadata.generation) return;
