@@ -8,18 +8,19 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { SharedInformerFactory } from "../../cache/index.js";
 import { BuiltinResources } from "../../client/index.js";
-import type { Cluster } from "../../control-plane/cluster/index.js";
 import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { ownedFields } from "../viz/field-ownership.js";
 import { CONFIGSET_LABEL, configSetClient } from "../workbook-api/index.js";
 import {
+  countRequests,
   gradingCluster,
   type LabController,
   type LabControllerOptions,
   openTrack,
   openTrackScenario,
   prepareTrack,
+  requestsByVerb,
   sleep,
   TrackScenario,
   type TrackScenarioPlace,
@@ -122,12 +123,7 @@ class Scenario extends TrackScenario {
   async waitConverged(name: string, timeout = 8000): Promise<void> {
     await this.waitFor({
       missing: () => this.notConverged(name),
-      writes: () => {
-        const byVerb = configMapRequests(this.cluster);
-        return (
-          byVerb && ["create", "update", "patch", "delete"].reduce((n, v) => n + (byVerb.get(v) ?? 0), 0)
-        );
-      },
+      writes: () => countRequests(this.cluster, ["configmaps"], ["create", "update", "patch", "delete"]),
       state: "converged",
       writeKind: "write",
       timeout,
@@ -180,16 +176,6 @@ function ownershipProblem(
   if (extra.length > 0)
     return `${name}: ${FIELD_MANAGER} also owns ${extra.join(", ")}: an apply must send only the fields the controller sets`;
   return undefined;
-}
-
-/** Requests for ConfigMaps the embedded server answered so far, by verb. */
-function configMapRequests(c: Cluster): Map<string, number> | undefined {
-  const m = c.instruments?.metrics.snapshot();
-  if (!m) return undefined;
-  const byVerb = new Map<string, number>();
-  for (const r of m.requests.filter((r) => r.resource === "configmaps"))
-    byVerb.set(r.verb, (byVerb.get(r.verb) ?? 0) + r.count);
-  return byVerb;
 }
 
 /** The requirement every other one builds on. */
@@ -359,11 +345,11 @@ export default defineLab({
             await s.createSet("web", 2, { color: "blue" });
             await s.waitConverged("web");
             await sleep(200);
-            const before = configMapRequests(s.cluster);
+            const before = requestsByVerb(s.cluster, "configmaps");
             await s.sets.patch(s.namespace, "web", { spec: { replicas: 4, data: { color: "green" } } });
             await s.waitConverged("web");
             await sleep(200);
-            const after = configMapRequests(s.cluster);
+            const after = requestsByVerb(s.cluster, "configmaps");
             if (!before || !after) return; // no request counts on this backend
             const grown = (verb: string) => (after.get(verb) ?? 0) - (before.get(verb) ?? 0);
             const sent = ["get", "list", "create", "update"]

@@ -17,6 +17,8 @@ import type * as lab08 from "../../../labs/08-garbage-collection/collector.js";
 import type * as lab09 from "../../../labs/09-leader-election/lease-candidate.js";
 import type * as lab10 from "../../../labs/10-operator/operator.js";
 import type * as lab11 from "../../../labs/11-apply/controller.js";
+import type * as lab12 from "../../../labs/12-watches/controller.js";
+import type * as lab12watches from "../../../labs/12-watches/watches.js";
 import type * as solution01 from "../../../solutions/01-watch/watcher.js";
 import type * as solution02 from "../../../solutions/02-reflector/store.js";
 import type * as solution03 from "../../../solutions/03-informer/fan-out.js";
@@ -28,6 +30,8 @@ import type * as solution08 from "../../../solutions/08-garbage-collection/colle
 import type * as solution09 from "../../../solutions/09-leader-election/lease-candidate.js";
 import type * as solution10 from "../../../solutions/10-operator/operator.js";
 import type * as solution11 from "../../../solutions/11-apply/controller.js";
+import type * as solution12 from "../../../solutions/12-watches/controller.js";
+import type * as solution12watches from "../../../solutions/12-watches/watches.js";
 import type { WatcherModule as Contract01 } from "../../../src/workbook/graders/01-watch.js";
 import type { StoreModule as Contract02 } from "../../../src/workbook/graders/02-reflector.js";
 import type { FanOutModule as Contract03 } from "../../../src/workbook/graders/03-informer.js";
@@ -39,6 +43,10 @@ import type { CollectorModule as Contract08 } from "../../../src/workbook/grader
 import type { CandidateModule as Contract09 } from "../../../src/workbook/graders/09-leader-election.js";
 import type { OperatorModule as Contract10 } from "../../../src/workbook/graders/10-operator.js";
 import type { ControllerModule as Contract11 } from "../../../src/workbook/graders/11-apply.js";
+import type {
+  ControllerModule as Contract12,
+  WatchesModule as Contract12Watches,
+} from "../../../src/workbook/graders/12-watches.js";
 
 describe("grader contracts", () => {
   it("01-watch: the skeleton and the solution export what the grader drives", () => {
@@ -84,5 +92,11 @@ describe("grader contracts", () => {
   it("11-apply: the skeleton and the solution export what the grader drives", () => {
     expectTypeOf<typeof lab11>().toExtend<Contract11>();
     expectTypeOf<typeof solution11>().toExtend<Contract11>();
+  });
+  it("12-watches: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab12>().toExtend<Contract12>();
+    expectTypeOf<typeof solution12>().toExtend<Contract12>();
+    expectTypeOf<typeof lab12watches>().toExtend<Contract12Watches>();
+    expectTypeOf<typeof solution12watches>().toExtend<Contract12Watches>();
   });
 });

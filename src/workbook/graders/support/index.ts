@@ -19,6 +19,7 @@ export {
   type TrialTimings,
 } from "./lease-trials.js";
 export { ReplicaProxy } from "./replica-proxy.js";
+export { countRequests, requestsByVerb } from "./request-counts.js";
 export {
   importLab,
   type LabController,

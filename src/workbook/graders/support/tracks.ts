@@ -13,6 +13,11 @@ import { importLab, type LabController, type LabControllerOptions } from "./scen
 export interface GradedController extends LabController {
   /** Reconciles so far (the TypeScript track counts `onReconcile` calls; the Go track reads the metrics). */
   reconciles(): Promise<number>;
+  /**
+   * Reconciles so far by key, where the track can tell them apart (the TypeScript track: the key passed to
+   * `onReconcile`; the Go track counts only totals, so it leaves this out).
+   */
+  reconcilesByKey?(): Promise<Map<string, number>>;
 }
 
 /**
@@ -37,6 +42,7 @@ export interface ControllerTrack {
 
 class InProcessController implements GradedController {
   private count = 0;
+  private readonly byKey = new Map<string, number>();
   private readonly inner: LabController;
 
   constructor(
@@ -49,7 +55,10 @@ class InProcessController implements GradedController {
       ...extras,
       kubeConfig: cluster.kubeConfig,
       namespace,
-      onReconcile: () => this.count++,
+      onReconcile: (key: string) => {
+        this.count++;
+        this.byKey.set(key, (this.byKey.get(key) ?? 0) + 1);
+      },
     });
   }
 
@@ -63,6 +72,10 @@ class InProcessController implements GradedController {
 
   async reconciles(): Promise<number> {
     return this.count;
+  }
+
+  async reconcilesByKey(): Promise<Map<string, number>> {
+    return new Map(this.byKey);
   }
 }
 
