@@ -19,6 +19,7 @@ import { debugging11 } from "./11-debugging-controllers.js";
 import { interview12 } from "./12-interview-preparation.js";
 import { concurrency13 } from "./13-concurrency-and-field-ownership.js";
 import { events14 } from "./14-which-events-wake-a-controller.js";
+import { builtinControllers16 } from "./16-the-controllers-you-already-run.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -37,4 +38,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...interview12,
   ...concurrency13,
   ...events14,
+  ...builtinControllers16,
 ];
