@@ -72,6 +72,7 @@ var (
 	_ = meta.SetStatusCondition
 	_ = metav1.GetControllerOf
 	_ = metav1.IsControlledBy
+	_ = metav1.NewControllerRef
 	_ = metrics.Registry
 	_ = retry.RetryOnConflict
 	_ = types.ApplyPatchType
@@ -119,6 +120,7 @@ var (
 	_ *envtest.Environment
 	_ handler.EnqueueRequestForObject
 	_ handler.MapFunc
+	_ handler.Funcs
 	_ informers.SharedInformerFactory
 	_ *leaderelection.LeaderElector
 	_ manager.Manager
