@@ -182,7 +182,7 @@ batches of 1, 2, 4, 8, 5. The cost is a few round trips of latency on a healthy 
     difficulty: "advanced",
     question:
       "You scale a ReplicaSet from 0 to 2,000. How many Pods does one sync of the ReplicaSet controller create, and how does it get to 2,000?",
-    answer: `At most burstReplicas, 500, per sync, in slow-start batches (1, 2, 4, ... 256, then the rest). After those 500
+    answer: `At most burstReplicas, 500, per sync, in slow-start batches (1, 2, 4, ... 128, then the remaining 245). After those 500
 are expected, the sync returns; the Pod add events lower the expectations one by one, and when all 500 are seen the
 next sync (woken by those events) counts 500, still wants 1,500, and creates the next 500. Four rounds, each one
 waiting for its creates to reach the cache.
