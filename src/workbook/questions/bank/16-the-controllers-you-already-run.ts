@@ -162,8 +162,8 @@ that will fail them all (quota exceeded, an admission webhook refusing, a bad te
 sync floods the API server and the event stream with identical failures, on every retry.
 
 Section 4 measured it with every Pod create refused for 3 seconds: the controller that sent everything at once sent
-20 creates per sync (140 in 7 syncs in one run on embedded), slow start 1 per sync (7). When creates worked again, one sync made all 20 in
-batches of 1, 2, 4, 8, 5. The cost is a few round trips of latency on a healthy scale-up.`,
+20 creates per sync (140 in 7 syncs in one run on embedded), slow start 1 per sync (7). When creates worked again,
+one sync made all 20 in batches of 1, 2, 4, 8, 5. The cost is a few round trips of latency on a healthy scale-up.`,
     keyPoints: [
       { point: "batches of 1, 2, 4, doubling", terms: ["1, 2, 4", "double", "batch"] },
       { point: "first failing batch stops the sync", terms: ["stop", "first fail", "failure ends", "skip"] },
