@@ -113,6 +113,8 @@ export type {
 export { startCluster } from "./control-plane/cluster/index.js";
 export type {
   ConditionStatus,
+  ControlleeExpectations,
+  ControllerExpectationsOptions,
   ControllerOptions,
   EnqueueHandler,
   EnqueueHandlerOptions,
@@ -128,7 +130,9 @@ export type {
 // controller: the runner, results, conditions, events (controller-runtime's and client-go's shapes).
 export {
   Controller,
+  ControllerExpectations,
   EventRecorder,
+  EXPECTATIONS_TIMEOUT_MS,
   enqueueHandler,
   enqueueRequestForOwner,
   enqueueRequestsFromMapFunc,

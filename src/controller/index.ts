@@ -8,6 +8,7 @@ export * from "./controller.js";
 export * from "./enqueue-handler.js";
 export * from "./enqueue-mapped.js";
 export * from "./event-recorder.js";
+export * from "./expectations.js";
 export type { Predicate } from "./predicates.js";
 export * as predicate from "./predicates.js";
 export { withPredicates } from "./predicates.js";

@@ -35,6 +35,11 @@ export interface EnvtestOptions {
   apiserverFlags?: Record<string, string>;
   /** Run kube-controller-manager when its binary exists (default true). */
   controllerManager?: boolean;
+  /**
+   * Extra or overriding kube-controller-manager flags, without the leading `--`, e.g.
+   * `{controllers: "garbagecollector,namespace,deployment,replicaset"}` to run the workload controllers too.
+   */
+  controllerManagerFlags?: Record<string, string>;
   /** How long kube-apiserver may take to become ready (default 60 s). */
   startTimeoutMs?: number;
   /** Time source for timeouts and polling (default the real clock; tests pass a FakeClock). */
@@ -135,12 +140,9 @@ export async function startEnvtestCluster(
     });
     log("envtest: kube-apiserver is ready");
     if (assets.kubeControllerManager && opts.controllerManager !== false) {
-      log("envtest: starting kube-controller-manager (garbagecollector, namespace)");
-      await start(
-        "kube-controller-manager",
-        assets.kubeControllerManager,
-        toArgs(kubeControllerManagerFlags(layout)),
-      );
+      const kcmFlags = kubeControllerManagerFlags(layout, opts.controllerManagerFlags);
+      log(`envtest: starting kube-controller-manager (${kcmFlags.controllers})`);
+      await start("kube-controller-manager", assets.kubeControllerManager, toArgs(kcmFlags));
     } else {
       log(
         "envtest: no kube-controller-manager: owned objects are not garbage-collected, namespaces never finish deleting",

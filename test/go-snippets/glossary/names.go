@@ -79,6 +79,7 @@ var (
 	_ = meta.SetStatusCondition
 	_ = metav1.GetControllerOf
 	_ = metav1.IsControlledBy
+	_ = metav1.NewControllerRef
 	_ = metrics.Registry
 	_ = retry.RetryOnConflict
 	_ = types.ApplyPatchType
@@ -127,6 +128,7 @@ var (
 	_ *envtest.Environment
 	_ handler.EnqueueRequestForObject
 	_ handler.MapFunc
+	_ handler.Funcs
 	_ informers.SharedInformerFactory
 	_ interceptor.Funcs
 	_ *leaderelection.LeaderElector

@@ -68,6 +68,15 @@ describe("envtest command lines", () => {
     });
   });
 
+  it("lets the controller list be overridden (the envtest option controllerManagerFlags), keeping the rest", () => {
+    const flags = kubeControllerManagerFlags(layout, {
+      controllers: "garbagecollector,namespace,deployment,replicaset",
+    });
+    expect(toArgs(flags)).toContain("--controllers=garbagecollector,namespace,deployment,replicaset");
+    expect(toArgs(flags).filter((a) => a.startsWith("--controllers="))).toHaveLength(1);
+    expect(flags["leader-elect"]).toBe("false");
+  });
+
   it("writes a token file line in kube-apiserver's CSV format", () => {
     expect(tokenAuthLine("abc", "admin", ["system:masters", "devs"])).toBe(
       'abc,admin,admin,"system:masters,devs"\n',

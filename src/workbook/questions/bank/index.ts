@@ -20,6 +20,7 @@ import { interview12 } from "./12-interview-preparation.js";
 import { concurrency13 } from "./13-concurrency-and-field-ownership.js";
 import { events14 } from "./14-which-events-wake-a-controller.js";
 import { testing15 } from "./15-testing-a-controller.js";
+import { builtinControllers16 } from "./16-the-controllers-you-already-run.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -39,4 +40,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...concurrency13,
   ...events14,
   ...testing15,
+  ...builtinControllers16,
 ];
