@@ -17,6 +17,12 @@ import { KUBECTL } from "../../support/kubectl.js";
 import { eventually } from "./helpers.js";
 
 const FAST = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 };
+/**
+ * Renews as often as FAST, but keeps leading through a 10 s stall of the event loop: on a loaded machine (vitest
+ * runs files side by side) FAST's 1 s renew deadline can pass between two timer turns, and a test of "holds the
+ * Lease, one term" would see a lost term that is the machine's, not the manager's.
+ */
+const STEADY = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 200 };
 const quiet = () => {};
 
 let toStop: Array<{ stop(): Promise<void> }> = [];
@@ -42,14 +48,14 @@ async function holderOf(cluster: EmbeddedCluster): Promise<string> {
 
 describe("the embedded kube-controller-manager runs under a Lease", () => {
   it("holds kube-system/kube-controller-manager, renews it, and runs its controllers as leader", async () => {
-    const cluster = await embedded({ embedded: { leaderElection: FAST } });
+    const cluster = await embedded({ embedded: { leaderElection: STEADY } });
     const manager = cluster.controllerManager!;
     expect(manager).toBeInstanceOf(ControllerManager);
     expect(manager.isLeader()).toBe(true);
     expect(manager.terms()).toHaveLength(1);
     expect(await holderOf(cluster)).toBe(manager.identity());
     const first = await leases(cluster).readNamespacedLease(CONTROLLER_MANAGER_LEASE);
-    expect(first.spec?.leaseDurationSeconds).toBe(2); // 1500 ms, rounded up
+    expect(first.spec?.leaseDurationSeconds).toBe(15);
     expect(
       await eventually(async () => {
         const now = await leases(cluster).readNamespacedLease(CONTROLLER_MANAGER_LEASE);
@@ -80,12 +86,14 @@ describe("the embedded kube-controller-manager runs under a Lease", () => {
     await standby.start();
     expect(standby.isLeader()).toBe(false);
     expect(await holderOf(cluster)).toBe(cluster.controllerManager!.identity());
-    const stoppedAt = Date.now();
     await cluster.controllerManager!.stop();
-    expect(await eventually(() => standby.isLeader(), 3000)).toBe(true);
-    // Released: no waiting for the 1.5 s lease to expire, only the standby's next retry (<= 2.2 x 200 ms).
-    expect(Date.now() - stoppedAt).toBeLessThan(1200);
+    // Released on stop (client-go's ReleaseOnCancel): the holder is cleared before stop() resolves, so the standby
+    // takes over at its next retry instead of waiting for the lease to expire. Judged on the Lease, not a clock.
+    expect([standby.identity(), ""]).toContain(await holderOf(cluster));
+    expect(await eventually(() => standby.isLeader(), 15_000)).toBe(true);
     expect(await holderOf(cluster)).toBe(standby.identity());
+    const lease = await leases(cluster).readNamespacedLease(CONTROLLER_MANAGER_LEASE);
+    expect(lease.spec?.leaseDurationSeconds).toBe(2); // 1500 ms, rounded up
   });
 
   it("a manager that cannot renew stops its controllers before its lease expires, then campaigns again", async () => {
