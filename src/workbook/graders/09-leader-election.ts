@@ -517,10 +517,11 @@ function goChecks(dir: string): Check[] {
           const a = await e.start("a", { proxied: true });
           const proxy = e.proxy(a.identity);
           await e.waitFor("a leading", () => a.leading(), GO_START_MS);
-          // a's next renewal is applied but answered a second late; from then on its Lease requests hang.
+          // a's next successful renewal is applied but answered a second late; then its Lease requests hang.
           let slowed = false;
           proxy.leaseGate = async (verb, stage) => {
-            if (stage !== "answer" || verb !== "update" || slowed) return;
+            const succeeded = (proxy.leaseRequests.at(-1)?.status ?? 500) < 300; // recorded before the answer
+            if (stage !== "answer" || verb !== "update" || !succeeded || slowed) return;
             slowed = true;
             await sleep(1000);
             proxy.cutLeases(true, "hang");
