@@ -3,7 +3,7 @@
  * `RunCandidate`). The grader gives it its kubeconfig, namespace, Lease, identity, timings and clock skew through
  * the environment; the program prints each change of its `IsLeader()` on stdout ("leading T", "stopped T") with
  * the moment it saw it on CLOCK_MONOTONIC, the clock every process of the machine shares, so the beliefs of
- * several candidates compare exactly, however late the grader reads them. A crash is SIGKILL.
+ * several candidates compare exactly, however late the grader reads them.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -36,7 +36,7 @@ export interface Belief {
 
 /** One running candidate of the learner's Go program. */
 export class CandidateProcess {
-  /** When it ended (CLOCK_MONOTONIC ms): a belief still open then ended no later. */
+  /** When it was stopped (CLOCK_MONOTONIC ms): a belief still open then ended no later. */
   private endedAt: number | undefined;
   private expectedEnd = false;
 
@@ -92,13 +92,6 @@ export class CandidateProcess {
   leading(): boolean {
     const last = this.beliefs().at(-1);
     return last !== undefined && last.to === undefined;
-  }
-
-  /** A crash: SIGKILL, so it neither releases nor finishes anything. */
-  async crash(): Promise<void> {
-    this.expectedEnd = true;
-    await this.process.kill();
-    this.endedAt ??= monotonicMs();
   }
 
   /** Stops it (SIGTERM) and removes its log. */
