@@ -8,7 +8,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckResult, GradeReport } from "../../workbook/grading/check.js";
+import { type CheckResult, countResults, type GradeReport } from "../../workbook/grading/check.js";
 import type { CheckInfo, WorkerMessage } from "./grade-protocol.js";
 
 /** Time a worker gets past a check's own timeout before it is killed (its own timeout should fire first). */
@@ -154,8 +154,7 @@ export async function superviseLab(
     }
   }
   const final = (checks ?? []).map((info, i) => results[i] ?? failed(info, "the check never ran", 0));
-  const passed = final.filter((r) => r.passed).length;
-  return { lab: title, results: final, passed, failed: final.length - passed };
+  return { lab: title, results: final, ...countResults(final) };
 }
 
 function describeOutcome(outcome: WorkerOutcome): string {

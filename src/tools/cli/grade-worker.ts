@@ -12,6 +12,7 @@ import {
   type CheckResult,
   DEFAULT_CHECK_TIMEOUT_MS,
   type LabGrader,
+  notApplicableResult,
   runWithTimeout,
   skippedForUnmetNeed,
 } from "../../workbook/grading/check.js";
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   for (let index = from; index < checks.length; index++) {
     const check = checks[index]!;
     await send({ type: "start", index });
-    const skipped = skippedForUnmetNeed(check, seen);
+    const skipped = notApplicableResult(check) ?? skippedForUnmetNeed(check, seen);
     if (skipped) {
       seen.push(skipped);
       await send({ type: "result", index, restart: false, result: skipped });

@@ -5,10 +5,26 @@
  * candidate to client-go's `tryAcquireOrRenew` and to the rule that keeps leaders single: stop before others may
  * take over.
  */
+
+import { CoordinationV1Api } from "@kubernetes/client-node";
 import { type Clock, FakeClock } from "../../clock/index.js";
 import { InMemoryLeaseStore, type LeaseEndpoint, type LeaseObject } from "../../leaderelection/index.js";
-import { defineLab } from "../grading/index.js";
-import { importLab, loopingCandidate, runTrials, TRIAL_LEASE, TRIAL_TIMINGS } from "./support/index.js";
+import { formatMicroTime } from "../../leaderelection/leader-election-record.js";
+import { CoordinationLeaseEndpoint } from "../../leaderelection/lease-lock.js";
+import { buildGoLab, isGoTrack } from "../grading/go-build.js";
+import { type Check, defineLab } from "../grading/index.js";
+import {
+  Election,
+  gradingCluster,
+  importLab,
+  loopingCandidate,
+  monotonicMs,
+  runTrials,
+  sleep,
+  TRIAL_LEASE,
+  TRIAL_TIMINGS,
+  withScenario,
+} from "./support/index.js";
 
 /** What `labs/09-leader-election/lease-candidate.ts` must export (its README): one candidate of an election. */
 export interface CandidateModule {
@@ -35,6 +51,41 @@ export interface Candidate {
 const LEASE_MS = TRIAL_TIMINGS.leaseDurationMs;
 const DEADLINE_MS = TRIAL_TIMINGS.renewDeadlineMs;
 const TRIALS = 200;
+
+/** The requirements (README order) and their hints, the same on both tracks. */
+const REQUIREMENTS = {
+  LONE: {
+    requirement: "a lone candidate acquires a free Lease, writes itself as holder, and renews it",
+    hint: "create the Lease when read says it does not exist; renew by replacing the Lease you read with a new renewTime, its resourceVersion included (the API refuses a Lease update without one)",
+  },
+  THREE: {
+    requirement: "of three candidates trying at once, exactly one leads",
+    hint: "a create or a replace that fails (409) means another candidate won: return false",
+  },
+  TAKEOVER: {
+    requirement:
+      "a valid lease held by another candidate is taken only after leaseDurationMs without renewal",
+    hint: "remember when you last saw the Lease change, on your own clock, and wait leaseDurationMs from then",
+  },
+  STALE: {
+    requirement:
+      "a write based on a stale resourceVersion loses (409), and the loser does not believe it leads",
+    hint: "send back the Lease object you decided on, resourceVersion included, and return false on a 409; the two usual causes of two winners: a replace without the resourceVersion you read, or a re-read of the Lease just before writing (which overwrites a rival that won in between)",
+  },
+  DEADLINE: {
+    requirement: "a leader that cannot renew stops believing it leads once renewDeadlineMs has passed",
+    hint: "isLeader() must depend on time since the last successful renewal started, not on a call returning",
+  },
+  SKEW: {
+    requirement:
+      "expiry is judged on the candidate's own clock, from when it saw the Lease change (clock skew)",
+    hint: "never compare renewTime (written by another machine's clock) with your own clock",
+  },
+  SPLIT: {
+    requirement: `split brain: ${TRIALS} seeded trials of crashes, partitions and slow renewals never show two leaders, and someone leads once the faults are over`,
+    hint: "two usual causes: believing you lead longer than renewDeadlineMs after the START of your last successful attempt (time it from when the attempt began, not when its answer came), or a write that does not carry the resourceVersion you decided on (dropped, or the Lease re-read just before writing)",
+  },
+} as const;
 
 const load = (dir: string) => importLab<CandidateModule>(dir, "lease-candidate.js");
 
@@ -63,13 +114,13 @@ function expect(what: string, actual: unknown, expected: unknown): void {
 }
 
 export default defineLab({
-  title: "leader election over a Lease, on a fake clock",
+  title: "leader election over a Lease, never two leaders at once",
   async checks(dir) {
+    if (isGoTrack(dir)) return goChecks(dir);
     const mod = await load(dir);
     return [
       {
-        requirement: "a lone candidate acquires a free Lease, writes itself as holder, and renews it",
-        hint: "create the Lease when read says it does not exist; renew by replacing the Lease you read with a new renewTime, its resourceVersion included (the API refuses a Lease update without one)",
+        ...REQUIREMENTS.LONE,
         run: async () => {
           const { clock, store, make, holder } = world(mod);
           const a = make("a");
@@ -85,8 +136,7 @@ export default defineLab({
         },
       },
       {
-        requirement: "of three candidates trying at once, exactly one leads",
-        hint: "a create or a replace that fails (409) means another candidate won: return false",
+        ...REQUIREMENTS.THREE,
         run: async () => {
           const { make, holder } = world(mod);
           const cs = ["a", "b", "c"].map((id) => make(id));
@@ -98,9 +148,7 @@ export default defineLab({
         },
       },
       {
-        requirement:
-          "a valid lease held by another candidate is taken only after leaseDurationMs without renewal",
-        hint: "remember when you last saw the Lease change, on your own clock, and wait leaseDurationMs from then",
+        ...REQUIREMENTS.TAKEOVER,
         run: async () => {
           const { clock, make, holder } = world(mod);
           const a = make("a");
@@ -126,9 +174,7 @@ export default defineLab({
         },
       },
       {
-        requirement:
-          "a write based on a stale resourceVersion loses (409), and the loser does not believe it leads",
-        hint: "send back the Lease object you decided on, resourceVersion included, and return false on a 409; the two usual causes of two winners: a replace without the resourceVersion you read, or a re-read of the Lease just before writing (which overwrites a rival that won in between)",
+        ...REQUIREMENTS.STALE,
         run: async () => {
           const { clock, store, make, holder } = world(mod);
           // x and y both read dead's expired Lease before either writes; then x's whole attempt runs, and only
@@ -187,8 +233,7 @@ export default defineLab({
         },
       },
       {
-        requirement: "a leader that cannot renew stops believing it leads once renewDeadlineMs has passed",
-        hint: "isLeader() must depend on time since the last successful renewal started, not on a call returning",
+        ...REQUIREMENTS.DEADLINE,
         run: async () => {
           const { clock, store, make } = world(mod);
           let cut = false;
@@ -222,9 +267,7 @@ export default defineLab({
         },
       },
       {
-        requirement:
-          "expiry is judged on the candidate's own clock, from when it saw the Lease change (clock skew)",
-        hint: "never compare renewTime (written by another machine's clock) with your own clock",
+        ...REQUIREMENTS.SKEW,
         run: async () => {
           const { clock, make, holder } = world(mod);
           const ahead: Clock = {
@@ -254,8 +297,7 @@ export default defineLab({
         },
       },
       {
-        requirement: `split brain: ${TRIALS} seeded trials of crashes, partitions and slow renewals never show two leaders, and someone leads once the faults are over`,
-        hint: "two usual causes: believing you lead longer than renewDeadlineMs after the START of your last successful attempt (time it from when the attempt began, not when its answer came), or a write that does not carry the resourceVersion you decided on (dropped, or the Lease re-read just before writing)",
+        ...REQUIREMENTS.SPLIT,
         timeout: 120_000,
         run: async () => {
           const result = await runTrials(TRIALS, (context) =>
@@ -287,4 +329,223 @@ export default defineLab({
       },
     ];
   },
+  teardown: () => cluster.stop(),
 });
+
+/** The Go track's cluster, started by its first check (the TypeScript track needs none). */
+const cluster = gradingCluster({ prefix: "lab09" });
+
+/** The Lease the Go track's candidates compete for, in each check's namespace. */
+const GO_LEASE = "leader";
+
+/** A check's election of Go candidates on a fresh namespace, closed whatever happens. */
+async function withElection(dir: string, label: string, body: (e: Election) => Promise<void>): Promise<void> {
+  const opening = (async () => {
+    const { binary } = await buildGoLab(dir);
+    const c = await cluster.get();
+    const namespace = await cluster.newNamespace(label);
+    return new Election({
+      binary,
+      kubeConfig: c.kubeConfig,
+      kubeconfigPath: c.kubeconfigPath,
+      namespace,
+      leaseName: GO_LEASE,
+      timings: TRIAL_TIMINGS,
+    });
+  })();
+  await withScenario(opening, body);
+}
+
+/** The Lease API of the grader itself, for the Lease of `e`: to hold the Lease as another candidate would. */
+function graderLease(e: Election) {
+  const endpoint = new CoordinationLeaseEndpoint(e.place.kubeConfig.makeApiClient(CoordinationV1Api));
+  const { namespace } = e.place;
+  return {
+    read: () => endpoint.read(namespace, GO_LEASE),
+    /** Creates the Lease held by `holder`, or renews it if it exists; returns when the write was sent. */
+    async hold(holder: string): Promise<number> {
+      const now = formatMicroTime(Date.now());
+      const current = await endpoint.read(namespace, GO_LEASE);
+      const sentAt = monotonicMs();
+      const spec = { holderIdentity: holder, leaseDurationSeconds: LEASE_MS / 1000, renewTime: now };
+      if (current) await endpoint.replace({ ...current, spec: { ...current.spec, ...spec } });
+      else
+        await endpoint.create({
+          metadata: { namespace, name: GO_LEASE },
+          spec: { ...spec, acquireTime: now, leaseTransitions: 0 },
+        });
+      return sentAt;
+    },
+  };
+}
+
+/** How long a Go candidate process may take to come up and act (a start, a first request). */
+const GO_START_MS = 15_000;
+
+/**
+ * The grader holds the Lease as "other" and renews it every half second for `renewals` rounds while candidate b
+ * (with `clockSkewMs`) runs, then stops renewing: b must not lead before leaseDurationMs after the Lease last
+ * changed, and must take over after that.
+ */
+async function takeoverOnlyAfterExpiry(e: Election, renewals: number, clockSkewMs = 0): Promise<void> {
+  const lease = graderLease(e);
+  let lastChange = await lease.hold("other");
+  const b = await e.start("b", { clockSkewMs });
+  for (let i = 0; i < renewals; i++) {
+    await sleep(TRIAL_TIMINGS.retryPeriodMs);
+    if (b.beliefs().length > 0)
+      throw new Error(`b led while another candidate renewed the Lease (round ${i + 1})`);
+    lastChange = await lease.hold("other");
+  }
+  await e.waitFor(
+    "b taking over once the Lease was no longer renewed",
+    () => b.leading(),
+    LEASE_MS + GO_START_MS,
+  );
+  const [took] = b.beliefs();
+  const waited = (took?.from ?? 0) - lastChange;
+  if (waited < LEASE_MS)
+    throw new Error(
+      `b led ${Math.round(waited)} ms after the Lease last changed; it must wait leaseDurationMs (${LEASE_MS} ms)`,
+    );
+  expect("holderIdentity after the takeover", (await lease.read())?.spec.holderIdentity, "b");
+}
+
+/** The checks of the Go track: the same requirements, each candidate a process of the learner's program. */
+function goChecks(dir: string): Check[] {
+  return [
+    {
+      ...REQUIREMENTS.LONE,
+      run: () =>
+        withElection(dir, "lone", async (e) => {
+          const a = await e.start("a");
+          await e.waitFor("a leading", () => a.leading(), GO_START_MS);
+          const lease = graderLease(e);
+          const first = await lease.read();
+          expect("holderIdentity", first?.spec.holderIdentity, "a");
+          expect("leaseDurationSeconds written", first?.spec.leaseDurationSeconds, LEASE_MS / 1000);
+          await e.waitFor(
+            "a renewal of the Lease (a new renewTime)",
+            async () => (await lease.read())?.spec.renewTime !== first?.spec.renewTime,
+            GO_START_MS,
+          );
+          expect("holderIdentity after renewing", (await lease.read())?.spec.holderIdentity, "a");
+        }),
+    },
+    {
+      ...REQUIREMENTS.THREE,
+      run: () =>
+        withElection(dir, "three", async (e) => {
+          // Each candidate's first write waits until all three have one under way: they race for real.
+          let pending = 0;
+          let go = () => {};
+          const allThere = new Promise<void>((resolve) => {
+            go = resolve;
+          });
+          const ids = ["a", "b", "c"];
+          const cs = await Promise.all(
+            ids.map((id) => {
+              let first = true;
+              return e.start(id, {
+                proxied: true,
+                leaseGate: async (verb, stage) => {
+                  if (stage !== "request" || !first || (verb !== "create" && verb !== "update")) return;
+                  first = false;
+                  if (++pending === ids.length) go();
+                  await allThere;
+                },
+              });
+            }),
+          );
+          await e.waitFor("one candidate leading", () => cs.some((c) => c.leading()), GO_START_MS);
+          await e.waitFor("all three candidates' first writes", () => pending === ids.length, GO_START_MS);
+          await sleep(LEASE_MS / 2);
+          e.expectOneLeaderAtATime();
+          const leaders = cs.filter((c) => c.leading()).map((c) => c.identity);
+          expect("candidates that believe they lead", leaders.length, 1);
+          expect("the stored holder", (await graderLease(e).read())?.spec.holderIdentity, leaders[0]);
+        }),
+    },
+    {
+      ...REQUIREMENTS.TAKEOVER,
+      run: () => withElection(dir, "takeover", (e) => takeoverOnlyAfterExpiry(e, 6)),
+    },
+    {
+      ...REQUIREMENTS.STALE,
+      run: () =>
+        withElection(dir, "stale", async (e) => {
+          // A Lease held by "dead", which never renews. y reads it first; the answers of y's reads are held
+          // back until x has taken the Lease over, so y decides on the resourceVersion from before x's write.
+          await graderLease(e).hold("dead");
+          const y = await e.start("y", { proxied: true });
+          const yProxy = e.proxy(y.identity);
+          await e.waitFor(
+            "y reading the Lease",
+            () => yProxy.leaseRequests.some((r) => r.verb === "get"),
+            GO_START_MS,
+          );
+          const x = await e.start("x", { proxied: true });
+          const xProxy = e.proxy(x.identity);
+          const xWrote = () => xProxy.leaseRequests.some((r) => r.verb === "update" && r.status < 300);
+          let closed = false;
+          yProxy.leaseGate = async (verb, stage) => {
+            if (stage !== "answer" || verb !== "get") return;
+            while (!xWrote() && !closed) await sleep(10);
+          };
+          try {
+            await e.waitFor("x taking over dead's expired Lease", xWrote, LEASE_MS + GO_START_MS);
+            const yWrite = () => yProxy.leaseRequests.find((r) => r.verb === "update");
+            await e.waitFor(
+              "y writing the Lease it read before x took over",
+              () => yWrite() !== undefined,
+              LEASE_MS,
+            );
+            expect("status of y's write based on the stale resourceVersion", yWrite()?.status, 409);
+            await sleep(TRIAL_TIMINGS.retryPeriodMs);
+            e.expectOneLeaderAtATime();
+            expect("y's beliefs that it led", y.beliefs().length, 0);
+            expect("the stored holder", (await graderLease(e).read())?.spec.holderIdentity, "x");
+          } finally {
+            closed = true;
+          }
+        }),
+    },
+    {
+      ...REQUIREMENTS.DEADLINE,
+      run: () =>
+        withElection(dir, "deadline", async (e) => {
+          const a = await e.start("a", { proxied: true });
+          const proxy = e.proxy(a.identity);
+          await e.waitFor("a leading", () => a.leading(), GO_START_MS);
+          // a's next successful renewal is applied but answered a second late; then its Lease requests hang.
+          let slowed = false;
+          proxy.leaseGate = async (verb, stage) => {
+            const succeeded = (proxy.leaseRequests.at(-1)?.status ?? 500) < 300; // recorded before the answer
+            if (stage !== "answer" || verb !== "update" || !succeeded || slowed) return;
+            slowed = true;
+            await sleep(1000);
+            proxy.cutLeases(true, "hang");
+          };
+          await e.waitFor("a's renewal", () => slowed, LEASE_MS);
+          await e.waitFor("a stopping to believe it leads", () => !a.leading(), DEADLINE_MS + GO_START_MS);
+          const renewed = proxy.leaseRequests.filter((r) => r.verb === "update" && r.status < 300).at(-1);
+          const stopped = a.beliefs().at(-1)?.to ?? 0;
+          const after = stopped - (renewed?.arrivedAt ?? 0);
+          if (after > DEADLINE_MS)
+            throw new Error(
+              `a still believed it led ${Math.round(after)} ms after its last successful renewal reached the API (renewDeadlineMs: ${DEADLINE_MS}); its answer came 1000 ms late`,
+            );
+        }),
+    },
+    {
+      ...REQUIREMENTS.SKEW,
+      run: () => withElection(dir, "skew", (e) => takeoverOnlyAfterExpiry(e, 10, 2 * LEASE_MS)),
+    },
+    {
+      ...REQUIREMENTS.SPLIT,
+      notApplicable:
+        "the trials run a minute of fake time each, in milliseconds; a Go process lives on the real clock (the checks above put it through each fault one at a time)",
+      run: () => {},
+    },
+  ];
+}

@@ -20,6 +20,11 @@ export interface Check {
    * instead of being waited for again by every check that repeats its first step.
    */
   needs?: readonly string[];
+  /**
+   * Set when the requirement cannot be checked on the track being graded (a fake-clock trial has no Go
+   * equivalent): why, in one line. The check is not run; its result counts neither as met nor as not met.
+   */
+  notApplicable?: string;
   run(): void | Promise<void>;
 }
 
@@ -33,6 +38,21 @@ export interface CheckResult {
   durationMs: number;
   /** True when the check was not run because a requirement it {@link Check.needs} failed. */
   skipped?: boolean;
+  /** Why the requirement was not checked on this track ({@link Check.notApplicable}); `passed` is false. */
+  notApplicable?: string;
+}
+
+/** The result of a check that does not apply to the track being graded, else undefined. */
+export function notApplicableResult(check: Check): CheckResult | undefined {
+  if (check.notApplicable === undefined) return undefined;
+  return { requirement: check.requirement, passed: false, notApplicable: check.notApplicable, durationMs: 0 };
+}
+
+/** Requirements met and not met among `results` (one that does not apply to the track is neither). */
+export function countResults(results: readonly CheckResult[]): { passed: number; failed: number } {
+  const passed = results.filter((r) => r.passed).length;
+  const failed = results.filter((r) => !r.passed && r.notApplicable === undefined).length;
+  return { passed, failed };
 }
 
 /**
@@ -113,6 +133,11 @@ export async function runChecks(
 ): Promise<GradeReport> {
   const results: CheckResult[] = [];
   for (const check of checks) {
+    const notApplicable = notApplicableResult(check);
+    if (notApplicable) {
+      results.push(notApplicable);
+      continue;
+    }
     const skipped = skippedForUnmetNeed(check, results);
     if (skipped) {
       results.push(skipped);
@@ -132,6 +157,5 @@ export async function runChecks(
       });
     }
   }
-  const passed = results.filter((r) => r.passed).length;
-  return { lab, results, passed, failed: results.length - passed };
+  return { lab, results, ...countResults(results) };
 }

@@ -7,6 +7,10 @@ import type { GradeReport } from "./check.js";
 export function formatReport(report: GradeReport): string {
   const lines = [`${report.lab}`];
   for (const r of report.results) {
+    if (r.notApplicable !== undefined) {
+      lines.push(`  [-] ${r.requirement}`, `        not checked on this track: ${r.notApplicable}`);
+      continue;
+    }
     lines.push(`  ${r.passed ? "[x]" : "[ ]"} ${r.requirement}`);
     if (!r.passed) {
       if (r.message) lines.push(`        why:  ${r.message.replace(/\n/g, "\n              ")}`);

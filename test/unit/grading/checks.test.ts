@@ -81,6 +81,33 @@ describe("runChecks", () => {
     expect(report.failed).toBe(3);
   });
 
+  it("does not run a check that does not apply to the track: it counts neither as met nor as not met, and the report says why", async () => {
+    let ran = false;
+    const report = await runChecks("09-demo/go", [
+      { requirement: "one leader", run: () => {} },
+      {
+        requirement: "fake-clock trials",
+        hint: "unused",
+        notApplicable: "no fake clock in a process",
+        run: () => {
+          ran = true;
+        },
+      },
+    ]);
+    expect(ran).toBe(false);
+    expect([report.passed, report.failed]).toEqual([1, 0]);
+    expect(formatReport(report)).toBe(
+      [
+        "09-demo/go",
+        "  [x] one leader",
+        "  [-] fake-clock trials",
+        "        not checked on this track: no fake clock in a process",
+        "  1/1 requirements met",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("defineLab keeps the grader as written", () => {
     const grader = { title: "t", checks: () => [] };
     expect(defineLab(grader)).toBe(grader);

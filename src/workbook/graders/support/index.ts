@@ -4,6 +4,14 @@
  * and a replica's own proxy to the API server. Not an entry point of the package: only the graders import it.
  */
 
+export {
+  type Belief,
+  CandidateProcess,
+  type CandidateProcessOptions,
+  Election,
+  type ElectionPlace,
+  overlappingBeliefs,
+} from "./candidate-process.js";
 export { GoLabController, sumSamples } from "./go-track.js";
 export { type GradingCluster, type GradingClusterOptions, gradingCluster } from "./grading-cluster.js";
 export {
@@ -18,7 +26,7 @@ export {
   type TrialOutcome,
   type TrialTimings,
 } from "./lease-trials.js";
-export { ReplicaProxy } from "./replica-proxy.js";
+export { type LeaseRequest, monotonicMs, ReplicaProxy } from "./replica-proxy.js";
 export { countRequests, requestsByVerb } from "./request-counts.js";
 export {
   importLab,

@@ -37,11 +37,48 @@ function resourceOf(path: string): { resource: string; named: boolean } {
   return { resource: sub ? `${resource}/${sub}` : resource, named: name !== undefined };
 }
 
+/** One Lease request that reached the cluster: its verb, when it arrived (CLOCK_MONOTONIC ms), the answer. */
+export interface LeaseRequest {
+  verb: string;
+  arrivedAt: number;
+  status: number;
+}
+
+/** CLOCK_MONOTONIC in ms, the clock every process of the machine shares (labkit's Go candidates report on it). */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** Answers a request of a replica cut off from its Lease. */
+function refuse(res: http.ServerResponse): void {
+  if (res.destroyed) return; // the replica is gone (killed while its request hung)
+  res.writeHead(503, { "Content-Type": "application/json" });
+  res.end(
+    JSON.stringify({
+      kind: "Status",
+      apiVersion: "v1",
+      status: "Failure",
+      message: "the grader cut this replica off from its Lease",
+      reason: "ServiceUnavailable",
+      code: 503,
+    }),
+  );
+}
+
 /** A replica's proxy: start it, hand {@link ReplicaProxy.kubeConfig} to the replica, stop it afterwards. */
 export class ReplicaProxy {
   private readonly counts = new Map<string, number>();
   private readonly sockets = new Set<Socket>();
-  private leasesCut = false;
+  private leasesCut: false | "refuse" | "hang" = false;
+  private hung: (() => void)[] = [];
+  /** Every Lease request of this replica that went through to the cluster, in the order they were answered. */
+  readonly leaseRequests: LeaseRequest[] = [];
+  /**
+   * Decides, Lease request by Lease request, when one goes through and when its answer comes back (a grader
+   * holds some back to order a race, or makes an answer late): the request, then its answer, waits for the
+   * promise of the stage. Unset, everything goes through at once.
+   */
+  leaseGate: ((verb: string, stage: "request" | "answer") => Promise<void>) | undefined;
 
   private constructor(
     private readonly server: http.Server,
@@ -71,41 +108,47 @@ export class ReplicaProxy {
       const watch = /^(true|1)$/.test(url.searchParams.get("watch") ?? "");
       const verb = verbOf(req.method ?? "GET", named, watch);
       proxy?.count(verb, resource);
-      if (proxy?.leasesCut && resource === "leases") {
-        res.writeHead(503, { "Content-Type": "application/json" });
-        res.end(
-          JSON.stringify({
-            kind: "Status",
-            apiVersion: "v1",
-            status: "Failure",
-            message: "the grader cut this replica off from its Lease",
-            reason: "ServiceUnavailable",
-            code: 503,
-          }),
-        );
+      if (resource !== "leases" || !proxy) {
+        forward();
         return;
       }
-      const options: https.RequestOptions = {
-        protocol: target.protocol,
-        hostname: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, ...template.headers, host: target.host },
-        auth: template.auth,
-        agent,
-      };
-      const forward = (secure ? https : http).request(options, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+      const arrivedAt = monotonicMs();
+      void proxy.admitLease(verb).then((admitted) => {
+        if (!admitted) {
+          refuse(res);
+          return;
+        }
+        forward(async (status) => {
+          proxy?.leaseRequests.push({ verb, arrivedAt, status });
+          await proxy?.leaseGate?.(verb, "answer");
+        });
       });
-      forward.on("error", () => res.destroy());
-      // The replica went away mid-answer (a watch it stopped): end the upstream request too. A finished answer's
-      // socket is back in the keep-alive pool and serves other requests: leave it alone.
-      res.on("close", () => {
-        if (!res.writableFinished) forward.destroy();
-      });
-      req.pipe(forward);
+      /** Sends the request on to the cluster; `answered` gets its status and may hold the answer back. */
+      function forward(answered?: (status: number) => Promise<void>): void {
+        const options: https.RequestOptions = {
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, ...template.headers, host: target.host },
+          auth: template.auth,
+          agent,
+        };
+        const upstream = (secure ? https : http).request(options, (answer) => {
+          void Promise.resolve(answered?.(answer.statusCode ?? 502)).then(() => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          });
+        });
+        upstream.on("error", () => res.destroy());
+        // The replica went away mid-answer (a watch it stopped): end the upstream request too. A finished
+        // answer's socket is back in the keep-alive pool and serves other requests: leave it alone.
+        res.on("close", () => {
+          if (!res.writableFinished) upstream.destroy();
+        });
+        req.pipe(upstream);
+      }
     });
     server.on("connection", (socket: Socket) => {
       proxy?.sockets.add(socket);
@@ -129,9 +172,13 @@ export class ReplicaProxy {
     return kc;
   }
 
-  /** From now on (or no longer) every Lease request of this replica fails with 503; all else goes through. */
-  cutLeases(cut: boolean): void {
-    this.leasesCut = cut;
+  /**
+   * From now on (or no longer) every Lease request of this replica fails with 503; all else goes through. With
+   * `hang`, a request waits until the cut heals (or the proxy stops) and only then fails: an unreachable API.
+   */
+  cutLeases(cut: boolean, how: "refuse" | "hang" = "refuse"): void {
+    this.leasesCut = cut ? how : false;
+    if (!cut) this.releaseHung();
   }
 
   /** Requests so far whose verb is one of `verbs` and whose resource matches `resource`. */
@@ -146,9 +193,24 @@ export class ReplicaProxy {
 
   /** Closes the listener and every open connection (watches included). */
   async stop(): Promise<void> {
+    this.releaseHung();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.agent.destroy();
+  }
+
+  /** Whether a Lease request goes through: false when cut off (after the cut heals, if it hangs). */
+  private async admitLease(verb: string): Promise<boolean> {
+    if (this.leasesCut === "hang") {
+      await new Promise<void>((resolve) => this.hung.push(resolve));
+      return false;
+    }
+    if (this.leasesCut === false && this.leaseGate) await this.leaseGate(verb, "request");
+    return this.leasesCut === false;
+  }
+
+  private releaseHung(): void {
+    for (const release of this.hung.splice(0)) release();
   }
 
   private count(verb: string, resource: string): void {
