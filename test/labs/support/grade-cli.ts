@@ -51,7 +51,8 @@ export function grade(
 
 /** The requirements of a report that passed, and those that failed, with why. */
 export function split(report: GradeRunReport): { passing: string[]; failing: string[]; total: number } {
-  const results = report.labs.flatMap((l) => l.results);
+  // A requirement declared not applicable on this track (shown as [-]) is neither met nor failed: it is left out.
+  const results = report.labs.flatMap((l) => l.results).filter((r) => r.notApplicable === undefined);
   return {
     passing: results.filter((r) => r.passed).map((r) => r.requirement),
     failing: results.filter((r) => !r.passed).map((r) => `${r.requirement}: ${r.message}`),
