@@ -10,6 +10,7 @@ import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../workbook-api/index.js";
 import {
+  ConfigSetScenario,
   gradingCluster,
   type LabController,
   type LabControllerOptions,
@@ -17,7 +18,6 @@ import {
   openTrackScenario,
   prepareTrack,
   sleep,
-  TrackScenario,
   type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
@@ -34,17 +34,9 @@ export interface ControllerModule {
 const cluster = gradingCluster({ prefix: "lab05", workbookApi: true });
 
 /** A scenario: a fresh namespace, instances of the controller under test, and a count of reconciles. */
-class Scenario extends TrackScenario {
+class Scenario extends ConfigSetScenario {
   /** GET and LIST requests the grader itself sent (they count in the server's metrics too). */
   ownReads = 0;
-  readonly core: CoreV1Api;
-  readonly sets: ReturnType<typeof configSetClient>;
-
-  constructor(place: TrackScenarioPlace) {
-    super(place);
-    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
-    this.sets = configSetClient(this.cluster.kubeConfig);
-  }
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const track = openTrack<ControllerModule>(dir, (mod) => mod.createReplicaController);

@@ -17,6 +17,7 @@ import {
   WorkbookResources,
 } from "../workbook-api/index.js";
 import {
+  ConfigSetScenario,
   gradingCluster,
   type LabController,
   type LabControllerOptions,
@@ -24,7 +25,6 @@ import {
   openTrackScenario,
   prepareTrack,
   sleep,
-  TrackScenario,
   type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
@@ -41,16 +41,7 @@ export interface ControllerModule {
 const cluster = gradingCluster({ prefix: "lab06", workbookApi: true });
 
 /** A scenario: a fresh namespace, the controller under test, and a count of its reconciles. */
-class Scenario extends TrackScenario {
-  readonly core: CoreV1Api;
-  readonly sets: ReturnType<typeof configSetClient>;
-
-  constructor(place: TrackScenarioPlace) {
-    super(place);
-    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
-    this.sets = configSetClient(this.cluster.kubeConfig);
-  }
-
+class Scenario extends ConfigSetScenario {
   static async open(dir: string, label: string): Promise<Scenario> {
     const track = openTrack<ControllerModule>(dir, (mod) => mod.createStatusController);
     return new Scenario(await openTrackScenario(cluster, track, label));

@@ -13,6 +13,7 @@ import { consistently, defineLab, eventually } from "../grading/index.js";
 import { ownedFields } from "../viz/field-ownership.js";
 import { CONFIGSET_LABEL, configSetClient } from "../workbook-api/index.js";
 import {
+  ConfigSetScenario,
   countRequests,
   gradingCluster,
   type LabController,
@@ -22,7 +23,6 @@ import {
   prepareTrack,
   requestsByVerb,
   sleep,
-  TrackScenario,
   type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
@@ -42,17 +42,9 @@ const applyPatch = setHeaderOptions("Content-Type", PatchStrategy.ServerSideAppl
 const cluster = gradingCluster({ prefix: "lab11", workbookApi: true });
 
 /** A scenario: a fresh namespace, the controller under test, and the API as the grader's own managers use it. */
-class Scenario extends TrackScenario {
-  readonly core: CoreV1Api;
-  readonly sets: ReturnType<typeof configSetClient>;
+class Scenario extends ConfigSetScenario {
   /** The grader's own watch of the children, once {@link watchChildren} started it: reads without requests. */
   private childInformer: SharedInformerFactory | undefined;
-
-  constructor(place: TrackScenarioPlace) {
-    super(place);
-    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
-    this.sets = configSetClient(this.cluster.kubeConfig);
-  }
 
   static async open(dir: string, label: string): Promise<Scenario> {
     const track = openTrack<ControllerModule>(dir, (mod) => mod.createApplyController);

@@ -37,6 +37,7 @@ export {
   withScenario,
 } from "./scenario.js";
 export {
+  ConfigSetScenario,
   openTrackScenario,
   QUIET_MS,
   TrackScenario,

@@ -3,7 +3,9 @@
  * the instances of the learner's controller started in it, and their reconciles, counted the track's way.
  * A grader extends it with the objects and waits of its own lab.
  */
+import { CoreV1Api } from "@kubernetes/client-node";
 import type { Cluster } from "../../../control-plane/cluster/index.js";
+import { configSetClient } from "../../workbook-api/index.js";
 import type { GradingCluster } from "./grading-cluster.js";
 import { type Scenario, sleep } from "./scenario.js";
 import type { ControllerTrack, GradedController, LaunchExtras } from "./tracks.js";
@@ -131,5 +133,20 @@ export class TrackScenario implements Scenario {
   async close(): Promise<void> {
     this.cluster.instruments?.faults.clear();
     await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
+  }
+}
+
+/**
+ * A track scenario of the ConfigSet labs (05, 06, 11): the core API for the children and the ConfigSet client, both
+ * as the grader's own managers use them.
+ */
+export class ConfigSetScenario extends TrackScenario {
+  readonly core: CoreV1Api;
+  readonly sets: ReturnType<typeof configSetClient>;
+
+  constructor(place: TrackScenarioPlace) {
+    super(place);
+    this.core = this.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    this.sets = configSetClient(this.cluster.kubeConfig);
   }
 }
