@@ -382,6 +382,9 @@ function graderLease(e: Election) {
 /** How long a Go candidate process may take to come up and act (a start, a first request). */
 const GO_START_MS = 15_000;
 
+/** How late the DEADLINE check answers a Go candidate's successful renewal (less than renewDeadlineMs). */
+const LATE_ANSWER_MS = 1000;
+
 /**
  * The grader holds the Lease as "other" and renews it every half second for `renewals` rounds while candidate b
  * (with `clockSkewMs`) runs, then stops renewing: b must not lead before leaseDurationMs after the Lease last
@@ -518,22 +521,31 @@ function goChecks(dir: string): Check[] {
           const proxy = e.proxy(a.identity);
           await e.waitFor("a leading", () => a.leading(), GO_START_MS);
           // a's next successful renewal is applied but answered a second late; then its Lease requests hang.
-          let slowed = false;
+          let answeredAt: number | undefined;
           proxy.leaseGate = async (verb, stage) => {
             const succeeded = (proxy.leaseRequests.at(-1)?.status ?? 500) < 300; // recorded before the answer
-            if (stage !== "answer" || verb !== "update" || !succeeded || slowed) return;
-            slowed = true;
-            await sleep(1000);
+            if (stage !== "answer" || verb !== "update" || !succeeded || answeredAt !== undefined) return;
+            answeredAt = Number.POSITIVE_INFINITY;
+            await sleep(LATE_ANSWER_MS);
             proxy.cutLeases(true, "hang");
+            answeredAt = monotonicMs();
           };
-          await e.waitFor("a's renewal", () => slowed, LEASE_MS);
+          await e.waitFor("a's late renewal", () => answeredAt !== undefined, LEASE_MS);
+          // a may stop believing while its answer is held back (its previous renewal ran out) and believe again
+          // once the answer comes; the belief judged is the last one, which cannot end before the answer has come
+          // and renewDeadlineMs have passed (a wrong answer's) or ends earlier (a right one's).
+          await e.waitFor(
+            "the late answer, then renewDeadlineMs",
+            () => monotonicMs() > (answeredAt ?? 0) + DEADLINE_MS + 200,
+            LEASE_MS + LATE_ANSWER_MS + DEADLINE_MS,
+          );
           await e.waitFor("a stopping to believe it leads", () => !a.leading(), DEADLINE_MS + GO_START_MS);
           const renewed = proxy.leaseRequests.filter((r) => r.verb === "update" && r.status < 300).at(-1);
-          const stopped = a.beliefs().at(-1)?.to ?? 0;
+          const stopped = Math.max(...a.beliefs().map((b) => b.to ?? 0));
           const after = stopped - (renewed?.arrivedAt ?? 0);
           if (after > DEADLINE_MS)
             throw new Error(
-              `a still believed it led ${Math.round(after)} ms after its last successful renewal reached the API (renewDeadlineMs: ${DEADLINE_MS}); its answer came 1000 ms late`,
+              `a still believed it led ${Math.round(after)} ms after its last successful renewal reached the API (renewDeadlineMs: ${DEADLINE_MS}); its answer came ${LATE_ANSWER_MS} ms late`,
             );
         }),
     },
