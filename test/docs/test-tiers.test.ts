@@ -70,6 +70,7 @@ describe("test tiers", () => {
       "test/labs/both-ways.test.ts",
       "test/labs/grade-cli.test.ts",
       "test/labs/wrong-answers.test.ts",
+      "test/labs/wrong-answers-go.test.ts",
       "test/e2e/jupyterlab.test.ts",
       "test/chaos/informer-chaos.test.ts",
       "test/integration/bench/tiny.test.ts",
