@@ -155,6 +155,8 @@ const unitTests: ControllerTest[] = [
 
 /** Polling for the cluster tests: generous, a busy machine or a slow API server must not fail them. */
 const WAIT = { timeout: 20_000, interval: 100 };
+/** Polling for the repair of a converged ConfigSet: one reconcile and a write or two. */
+const REPAIR = { timeout: 10_000, interval: 100 };
 
 /** A running controller in `t.namespace`, stopped when the test ends, and the clients a test needs. */
 async function clusterWorld(t: TestContext, writes = apiWrites(t.kubeConfig)) {
@@ -198,7 +200,7 @@ const integrationTests: ControllerTest[] = [
           "the deleted child is replaced",
           !now.some((cm) => cm.metadata.uid === victim?.metadata.uid),
         );
-      }, WAIT);
+      }, REPAIR);
       const name = edited?.metadata.name ?? "";
       const current = await c.core.readNamespacedConfigMap({ namespace: t.namespace, name });
       await c.core.replaceNamespacedConfigMap({
@@ -206,7 +208,7 @@ const integrationTests: ControllerTest[] = [
         name,
         body: { ...current, data: { colour: "red" } },
       });
-      await eventually(() => c.converged("app", 3, "blue"), WAIT);
+      await eventually(() => c.converged("app", 3, "blue"), REPAIR);
     },
   },
   {
