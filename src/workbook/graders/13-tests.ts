@@ -85,8 +85,16 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     name: "hot-loop",
-    breaks: "writes every child on every pass, converged or not",
-    edits: [["if (adopted && dataMatches) continue; // nothing to write", ""]],
+    breaks: "writes every child on every pass, converged or not (a hot loop)",
+    // It stamps the time, as a "last reconciled" annotation would: a write that changes nothing is no event (the
+    // API server keeps the resourceVersion), a stamped one is, and wakes the controller again: a hot loop.
+    edits: [
+      ["if (adopted && dataMatches) continue; // nothing to write", ""],
+      [
+        "const next: Child = { ...child, metadata: { ...child.metadata }, data: { ...want } };",
+        'const next: Child = { ...child, metadata: { ...child.metadata, annotations: { "workbook.dev/reconciled-at": new Date().toISOString() } }, data: { ...want } };',
+      ],
+    ],
     hint: "a converged controller writes nothing: every write wakes it again. The end state cannot show this; the writes it sends can",
   },
   {
