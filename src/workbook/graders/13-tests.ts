@@ -274,6 +274,7 @@ export default defineLab({
         requirement: catches(mutant),
         hint: mutant.hint,
         needs: [PASSES],
+        tally: "mutants caught",
         timeout: 300_000,
         run: async () => {
           const copy = plant(dir, mutant);
