@@ -16,12 +16,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { type Check, defineLab, runWithTimeout } from "../grading/index.js";
 import { gradingCluster, importLab } from "./support/index.js";
 
 /** What the lab's `testing.ts` promises a test gets (its `TestContext`), as the grader builds it. */
 interface TestContext {
-  kubeConfig: import("@kubernetes/client-node").KubeConfig;
+  kubeConfig: KubeConfig;
   namespace: string;
   defer(cleanup: () => unknown): void;
 }
@@ -70,7 +71,7 @@ export const MUTANTS: readonly Mutant[] = [
         "",
       ],
     ],
-    hint: `where a garbage collector runs (as here), the children of a deleted ConfigSet vanish with or without the finalizer: what the controller must do is put ${"`workbook.dev/children`"} on every ConfigSet it manages, before it creates children`,
+    hint: "where a garbage collector runs (as here), the children of a deleted ConfigSet vanish with or without the finalizer: what only the controller does is put workbook.dev/children on every ConfigSet it manages, before it creates children",
   },
   {
     name: "finalizer-first",
@@ -185,10 +186,12 @@ async function loadTests(dir: string): Promise<ControllerTest[]> {
 
 /**
  * Runs `tests` in order, each in a fresh namespace, and stops at the first failure (like `go test -failfast`).
- * Cleanups registered with `t.defer` run after each test, last first; their errors are ignored.
+ * Cleanups registered with `t.defer` run after each test, last first (their errors are ignored); then the
+ * test's namespace is deleted.
  */
 async function runSuite(tests: ControllerTest[], label: string): Promise<Failure | undefined> {
   const c = await cluster.get();
+  const core = c.kubeConfig.makeApiClient(CoreV1Api);
   for (const test of tests) {
     const namespace = await cluster.newNamespace(label);
     const cleanups: (() => unknown)[] = [];
@@ -200,6 +203,9 @@ async function runSuite(tests: ControllerTest[], label: string): Promise<Failure
       failure = { test: test.name, message: describeError(err) };
     } finally {
       for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {});
+      // What a test left running (a controller it did not stop) finds its objects gone, and goes quiet.
+      // Not awaited: under the late API server the answer takes its time, and nothing waits for it.
+      void core.deleteNamespace({ name: namespace }).catch(() => {});
     }
     if (failure) return failure;
   }
@@ -245,7 +251,7 @@ export default defineLab({
     const checks: Check[] = [
       {
         requirement: PASSES,
-        hint: "a test that sleeps a fixed time and then looks fails on a slow API server: poll for the outcome with eventually (and consistently for what must stay true), and clean up with t.defer",
+        hint: "the given controller is correct: a test that fails on it expects something the controller does not do (its header lists what it does), or looks too early. Poll for an outcome with eventually instead of sleeping a fixed time, and stop what a test starts with t.defer",
         timeout: 300_000,
         run: async () => {
           const tests = await loadTests(dir);
