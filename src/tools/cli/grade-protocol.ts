@@ -10,6 +10,7 @@ export interface CheckInfo {
   requirement: string;
   hint?: string;
   timeout: number;
+  tally?: string;
 }
 
 /** Worker to parent. */

@@ -153,7 +153,10 @@ export async function superviseLab(
       if (from < 0) break;
     }
   }
-  const final = (checks ?? []).map((info, i) => results[i] ?? failed(info, "the check never ran", 0));
+  const final = (checks ?? []).map((info, i) => {
+    const result = results[i] ?? failed(info, "the check never ran", 0);
+    return info.tally === undefined ? result : { ...result, tally: info.tally };
+  });
   return { lab: title, results: final, ...countResults(final) };
 }
 

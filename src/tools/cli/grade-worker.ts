@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   }
   const info = checks.map((c) => {
     const item = { requirement: c.requirement, timeout: c.timeout ?? DEFAULT_CHECK_TIMEOUT_MS };
-    return c.hint === undefined ? item : { ...item, hint: c.hint };
+    return {
+      ...item,
+      ...(c.hint === undefined ? {} : { hint: c.hint }),
+      ...(c.tally === undefined ? {} : { tally: c.tally }),
+    };
   });
   await send(
     grader.title === undefined

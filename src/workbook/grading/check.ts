@@ -25,6 +25,11 @@ export interface Check {
    * equivalent): why, in one line. The check is not run; its result counts neither as met nor as not met.
    */
   notApplicable?: string;
+  /**
+   * A label that groups requirements into a count the report prints under the score, `N/M <tally>` over the
+   * checks that share it (lab 13 counts its mutants: "7/8 mutants caught").
+   */
+  tally?: string;
   run(): void | Promise<void>;
 }
 
@@ -40,6 +45,8 @@ export interface CheckResult {
   skipped?: boolean;
   /** Why the requirement was not checked on this track ({@link Check.notApplicable}); `passed` is false. */
   notApplicable?: string;
+  /** The check's {@link Check.tally}, when it has one. */
+  tally?: string;
 }
 
 /** The result of a check that does not apply to the track being graded, else undefined. */
@@ -157,5 +164,9 @@ export async function runChecks(
       });
     }
   }
+  checks.forEach((check, i) => {
+    const result = results[i];
+    if (check.tally !== undefined && result) result.tally = check.tally;
+  });
   return { lab, results, ...countResults(results) };
 }

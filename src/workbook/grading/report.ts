@@ -2,7 +2,7 @@ import type { GradeReport } from "./check.js";
 
 /**
  * A report as plain text: the lab, then one bullet per requirement (`[x]` met, `[ ]` not met) with the reason
- * and hint indented under a failure, then the lab's score.
+ * and hint indented under a failure, then the lab's score and the count of each {@link Check.tally}.
  */
 export function formatReport(report: GradeReport): string {
   const lines = [`${report.lab}`];
@@ -19,6 +19,10 @@ export function formatReport(report: GradeReport): string {
   }
   const total = report.passed + report.failed;
   lines.push(`  ${report.passed}/${total} requirements met`);
+  for (const tally of new Set(report.results.flatMap((r) => (r.tally === undefined ? [] : [r.tally])))) {
+    const counted = report.results.filter((r) => r.tally === tally && r.notApplicable === undefined);
+    lines.push(`  ${counted.filter((r) => r.passed).length}/${counted.length} ${tally}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -108,6 +108,26 @@ describe("runChecks", () => {
     );
   });
 
+  it("counts the checks that share a tally and prints the count under the score", async () => {
+    const fail = () => {
+      throw new Error("every test passed");
+    };
+    const report = await runChecks("13-demo", [
+      { requirement: "the suite passes", run: () => {} },
+      { requirement: "catches a", tally: "mutants caught", run: () => {} },
+      { requirement: "catches b", tally: "mutants caught", run: fail },
+      { requirement: "catches c", tally: "mutants caught", run: () => {} },
+    ]);
+    expect(report.results.map((r) => r.tally)).toEqual([
+      undefined,
+      "mutants caught",
+      "mutants caught",
+      "mutants caught",
+    ]);
+    const text = formatReport(report);
+    expect(text).toContain("  3/4 requirements met\n  2/3 mutants caught\n");
+  });
+
   it("defineLab keeps the grader as written", () => {
     const grader = { title: "t", checks: () => [] };
     expect(defineLab(grader)).toBe(grader);

@@ -5,7 +5,8 @@
  * must both fit the contract, so a grader, a skeleton and a solution cannot drift apart. The runtime part only
  * keeps vitest's count honest; the type assertions are what fails.
  */
-import { describe, expectTypeOf, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as lab01 from "../../../labs/01-watch/watcher.js";
 import type * as lab02 from "../../../labs/02-reflector/store.js";
 import type * as lab03 from "../../../labs/03-informer/fan-out.js";
@@ -19,6 +20,7 @@ import type * as lab10 from "../../../labs/10-operator/operator.js";
 import type * as lab11 from "../../../labs/11-apply/controller.js";
 import type * as lab12 from "../../../labs/12-watches/controller.js";
 import type * as lab12watches from "../../../labs/12-watches/watches.js";
+import type * as lab13 from "../../../labs/13-tests/tests.js";
 import type * as solution01 from "../../../solutions/01-watch/watcher.js";
 import type * as solution02 from "../../../solutions/02-reflector/store.js";
 import type * as solution03 from "../../../solutions/03-informer/fan-out.js";
@@ -32,6 +34,7 @@ import type * as solution10 from "../../../solutions/10-operator/operator.js";
 import type * as solution11 from "../../../solutions/11-apply/controller.js";
 import type * as solution12 from "../../../solutions/12-watches/controller.js";
 import type * as solution12watches from "../../../solutions/12-watches/watches.js";
+import type * as solution13 from "../../../solutions/13-tests/tests.js";
 import type { WatcherModule as Contract01 } from "../../../src/workbook/graders/01-watch.js";
 import type { StoreModule as Contract02 } from "../../../src/workbook/graders/02-reflector.js";
 import type { FanOutModule as Contract03 } from "../../../src/workbook/graders/03-informer.js";
@@ -47,6 +50,7 @@ import type {
   ControllerModule as Contract12,
   WatchesModule as Contract12Watches,
 } from "../../../src/workbook/graders/12-watches.js";
+import { type TestsModule as Contract13, MUTANTS, mutate } from "../../../src/workbook/graders/13-tests.js";
 
 describe("grader contracts", () => {
   it("01-watch: the skeleton and the solution export what the grader drives", () => {
@@ -98,5 +102,17 @@ describe("grader contracts", () => {
     expectTypeOf<typeof solution12>().toExtend<Contract12>();
     expectTypeOf<typeof lab12watches>().toExtend<Contract12Watches>();
     expectTypeOf<typeof solution12watches>().toExtend<Contract12Watches>();
+  });
+  it("13-tests: the skeleton and the solution export what the grader drives", () => {
+    expectTypeOf<typeof lab13>().toExtend<Contract13>();
+    expectTypeOf<typeof solution13>().toExtend<Contract13>();
+  });
+  it("13-tests: the given files are the same in labs/ and solutions/, and every mutant applies to controller.ts", () => {
+    const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
+    for (const file of ["controller.ts", "testing.ts"])
+      expect(read(`solutions/13-tests/${file}`), file).toBe(read(`labs/13-tests/${file}`));
+    const source = read("labs/13-tests/controller.ts");
+    for (const mutant of MUTANTS) expect(mutate(source, mutant), mutant.name).not.toBe(source);
+    expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length);
   });
 });
