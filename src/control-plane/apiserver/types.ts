@@ -123,6 +123,48 @@ export interface WriteOptions {
   created?: boolean;
 }
 
+/**
+ * The writes of {@link ApiBackend} through the admission webhooks: same arguments, results and errors, plus
+ * what the webhooks add (their rejections, mutations and warnings, in `opts.warnings` or `warnings`).
+ */
+export interface WebhookWrites {
+  create(
+    rt: ResourceType,
+    namespace: string | undefined,
+    body: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  update(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  patch(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  delete(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    opts?: DeleteOptions,
+    warnings?: string[],
+  ): Promise<KubeObject>;
+  deleteCollection(
+    rt: ResourceType,
+    namespace: string | undefined,
+    listOpts: ListOptions,
+    deleteOpts?: DeleteOptions,
+    warnings?: string[],
+  ): Promise<KubeList>;
+}
+
 /** The PATCH content types kube-apiserver accepts; each selects a patch algorithm. */
 export type PatchType =
   | "application/merge-patch+json"
@@ -196,6 +238,12 @@ export interface ApiBackend {
     listOpts: ListOptions,
     deleteOpts?: DeleteOptions,
   ): KubeList;
+
+  /**
+   * Optional: the writes as the HTTP handlers make them, through the admission webhooks (asynchronous: a
+   * webhook is an HTTPS call). Absent, the handlers use the synchronous verbs above, which call no webhook.
+   */
+  webhookWrites?: WebhookWrites;
 
   /** Current global revision (the newest resourceVersion handed out). */
   currentRevision(): number;

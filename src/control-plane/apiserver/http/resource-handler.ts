@@ -186,7 +186,9 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const created = backend.create(rt, ns, obj, opts);
+      const created = backend.webhookWrites
+        ? await backend.webhookWrites.create(rt, ns, obj, opts)
+        : backend.create(rt, ns, obj, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(201, created);
       return;
@@ -199,7 +201,9 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const updated = backend.update(rt, ns, name, obj, opts);
+      const updated = backend.webhookWrites
+        ? await backend.webhookWrites.update(rt, ns, name, obj, opts)
+        : backend.update(rt, ns, name, obj, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(200, updated);
       return;
@@ -218,23 +222,33 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       } else {
         requireObject(patch, "patch");
       }
-      const patched = backend.patch(rt, ns, name, type, patch, opts);
+      const patched = backend.webhookWrites
+        ? await backend.webhookWrites.patch(rt, ns, name, type, patch, opts)
+        : backend.patch(rt, ns, name, type, patch, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(opts.created ? 201 : 200, patched);
       return;
     }
     case "delete": {
       const opts = deleteOptionsFrom(query, await optionalJson(req));
-      const obj = backend.delete(rt, ns, name, opts);
+      const warnings: string[] = [];
+      const obj = backend.webhookWrites
+        ? await backend.webhookWrites.delete(rt, ns, name, opts, warnings)
+        : backend.delete(rt, ns, name, opts);
+      reply.warn(...warnings);
       reply.json(200, wasRemoved(obj) && isBuiltinGroup(rt.group) ? deletedStatus(rt, obj) : obj);
       return;
     }
     case "deletecollection": {
       const body = await optionalJson(req);
-      reply.json(
-        200,
-        backend.deleteCollection(rt, ns, listOptionsFrom(query), deleteOptionsFrom(query, body)),
-      );
+      const listOpts = listOptionsFrom(query);
+      const deleteOpts = deleteOptionsFrom(query, body);
+      const warnings: string[] = [];
+      const list = backend.webhookWrites
+        ? await backend.webhookWrites.deleteCollection(rt, ns, listOpts, deleteOpts, warnings)
+        : backend.deleteCollection(rt, ns, listOpts, deleteOpts);
+      reply.warn(...warnings);
+      reply.json(200, list);
       return;
     }
   }
