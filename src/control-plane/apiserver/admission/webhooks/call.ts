@@ -12,7 +12,6 @@
 import { randomUUID } from "node:crypto";
 import { request as httpsRequest } from "node:https";
 import { badRequest, type Status, type StatusError, statusToError } from "../../../../apimachinery/errors.js";
-import type { KubeObject } from "../../../../apimachinery/object.js";
 import { isJsonObject, type JsonObject } from "../../json.js";
 import type { Webhook } from "./configuration.js";
 import type { AdmissionAttributes } from "./matching.js";

@@ -2,8 +2,8 @@
  * Which webhooks a request calls, after `generic.Webhook.ShouldCallHook` and its predicates
  * (k8s.io/apiserver plugin/webhook/predicates: `rules/rules.go`, `namespace/matcher.go`, `object/matcher.go`):
  * - a rule matches when its scope, operations, apiGroups, apiVersions and resources all match (each list with
- *   `*`; a resource `pods/status` names a subresource, `*` then `/status` any resource's status, `pods/*` every
- *   subresource of pods);
+ *   `*`; a resource `pods/status` names a subresource, `*` then `/status` any resource's status, `pods/*` pods and
+ *   every subresource of pods);
  * - the namespaceSelector is checked against the request's namespace labels; a cluster-scoped object always
  *   matches, and a Namespace's own create or update is checked against its own labels;
  * - the objectSelector matches when the new or the old object's labels match;
