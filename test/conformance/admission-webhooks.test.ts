@@ -8,6 +8,8 @@
  * Status bodies and Warning headers are compared exactly.
  */
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AdmissionRequest,
@@ -17,6 +19,7 @@ import {
   startWebhookServer,
   type WebhookServer,
 } from "../../src/control-plane/admission/webhook-server.js";
+import { generateServingCertificates } from "../../src/control-plane/apiserver/tls.js";
 import { eventually, type RawReply, raw, useSuiteCluster } from "./support.js";
 
 const suite = useSuiteCluster();
@@ -533,5 +536,97 @@ describe("calling webhooks", () => {
       oldObject: { metadata: { name: "gone", namespace: ns } },
       options: { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1" },
     });
+  });
+
+  it("mutating webhooks run before validation: a patch can fix an invalid object, or break a valid one (422)", async () => {
+    const ns = await scenarioNamespace("wh-order");
+    mutators.set("wh-order", (r) => {
+      const obj = structuredClone(r.object!);
+      const data = { ...(obj.data as Record<string, string>) };
+      delete data["bad key!"];
+      if (obj.metadata?.name === "broken") data["also bad!"] = "x";
+      obj.data = data;
+      return patchResponseFromRaw(r.object, obj);
+    });
+    const reply = await createConfig("Mutating", "order", [
+      hook("wh-order", { name: "order.workbook.example.com", url: server.mutateUrl }),
+    ]);
+    expect(reply.code).toBe(201);
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const fixable = (name: string) =>
+      JSON.stringify({ metadata: { name }, data: { "bad key!": "x", ok: "1" } });
+    await active(
+      async () => (await raw(suite.kubeConfig, "POST", `${path}?dryRun=All`, fixable("probe"))).code === 201,
+    );
+    const fixed = await raw(suite.kubeConfig, "POST", path, fixable("fixed"));
+    expect([fixed.code, fixed.body.data]).toEqual([201, { ok: "1" }]);
+    const broken = await raw(suite.kubeConfig, "POST", path, fixable("broken"));
+    expect([
+      broken.code,
+      broken.body.reason,
+      broken.body.details?.causes?.map((c: { field: string }) => c.field),
+    ]).toEqual([422, "Invalid", ["data[also bad!]"]]);
+  });
+
+  it("a webhook answering garbage or another request's uid fails the write with 500 (failurePolicy Fail)", async () => {
+    const ns = await scenarioNamespace("wh-garbage");
+    const certs = await generateServingCertificates({ ipAddresses: ["127.0.0.1"] });
+    const bad = createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        res.end(
+          req.url?.startsWith("/uid")
+            ? JSON.stringify({
+                apiVersion: "admission.k8s.io/v1",
+                kind: "AdmissionReview",
+                response: { uid: "other", allowed: true },
+              })
+            : "<html>",
+        );
+      });
+    });
+    await new Promise<void>((r) => bad.listen(0, "127.0.0.1", r));
+    const url = `https://127.0.0.1:${(bad.address() as AddressInfo).port}`;
+    const caBundle = Buffer.from(certs.caPem).toString("base64");
+    try {
+      const reply = await createConfig("Validating", "garbage", [
+        {
+          ...hook("wh-garbage", {
+            name: "html.workbook.example.com",
+            objectSelector: { matchLabels: { answer: "html" } },
+          }),
+          clientConfig: { url: `${url}/html`, caBundle },
+        },
+        {
+          ...hook("wh-garbage", {
+            name: "uid.workbook.example.com",
+            objectSelector: { matchLabels: { answer: "uid" } },
+          }),
+          clientConfig: { url: `${url}/uid`, caBundle },
+        },
+      ]);
+      expect(reply.code).toBe(201);
+      const path = `/api/v1/namespaces/${ns}/configmaps`;
+      const html = configMap("html", { labels: { answer: "html" } });
+      const uid = configMap("uid", { labels: { answer: "uid" } });
+      await active(async () => (await raw(suite.kubeConfig, "POST", `${path}?dryRun=All`, uid)).code === 500);
+      const garbage = await raw(suite.kubeConfig, "POST", path, html);
+      expect([garbage.code, garbage.body.reason]).toEqual([500, "InternalError"]);
+      expect(garbage.body.message).toMatch(
+        /^Internal error occurred: failed calling webhook "html.workbook.example.com": failed to call webhook: /,
+      );
+      const wrongUid = await raw(suite.kubeConfig, "POST", path, uid);
+      expect([wrongUid.code, wrongUid.body.reason]).toEqual([500, "InternalError"]);
+      expect(wrongUid.body.message).toMatch(
+        /^Internal error occurred: failed calling webhook "uid.workbook.example.com": received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got "other"$/,
+      );
+      expect((await raw(suite.kubeConfig, "GET", `${path}/uid`)).code).toBe(404);
+    } finally {
+      await new Promise<void>((r) => {
+        bad.close(() => r());
+        bad.closeAllConnections();
+      });
+    }
   });
 });
