@@ -607,10 +607,12 @@ export class Store {
 
   /**
    * The object a mutating webhook returned, decoded again (`attr.UpdateObject` then the scheme's defaulter):
-   * the kind's defaults apply to what the patch added.
+   * fields the kind does not have are pruned and the kind's defaults apply to what the patch added.
    */
   private afterMutation(served: ServedResource, mutated: KubeObject): KubeObject {
     const obj = decodeBody(mutated, served.type);
+    // Unknown fields a webhook added are dropped silently (pruned), never reported to the client.
+    checkFields(served, obj, { fieldValidation: "Ignore" }, undefined);
     served.strategy.decode(obj);
     return obj;
   }
