@@ -172,6 +172,25 @@ describe("webhook configurations", () => {
       scope: "*",
       generation: 1,
     });
+    // generation follows the webhooks only (the strategy's PrepareForUpdate), not labels.
+    const vPath = `${VWC}/defaults-${run}`;
+    const merge = "application/merge-patch+json";
+    const labelled = await raw(
+      suite.kubeConfig,
+      "PATCH",
+      vPath,
+      JSON.stringify({ metadata: { labels: { a: "b" } } }),
+      merge,
+    );
+    expect([labelled.code, labelled.body.metadata.generation]).toEqual([200, 1]);
+    const changed = await raw(
+      suite.kubeConfig,
+      "PATCH",
+      vPath,
+      JSON.stringify([{ op: "replace", path: "/webhooks/0/timeoutSeconds", value: 5 }]),
+      "application/json-patch+json",
+    );
+    expect([changed.code, changed.body.metadata.generation]).toEqual([200, 2]);
     const m = await createConfig("Mutating", "defaults", [
       {
         name: "defaults.workbook.example.com",

@@ -244,7 +244,8 @@ describe("writes through webhooks (Backend.webhookWrites)", () => {
   let garbage: { url: string; caBundle: string; stop(): Promise<void> };
   beforeAll(async () => {
     good = await startWebhookServer({
-      validate: (r) => (r.object?.metadata?.labels?.ok === "no" ? denied("not ok") : allowed("seen")),
+      validate: (r) =>
+        (r.object ?? r.oldObject)?.metadata?.labels?.ok === "no" ? denied("not ok") : allowed("seen"),
       mutate: (r) => {
         if (r.operation === "DELETE") return { allowed: true, patch: [{ op: "add", path: "/x", value: 1 }] };
         const obj = structuredClone(r.object!);
@@ -402,5 +403,60 @@ describe("writes through webhooks (Backend.webhookWrites)", () => {
     expect(() => backend.get(cm, "default", "x")).toThrow();
     const ok = await w!.create(cm, "default", { metadata: { name: "y" } });
     expect(ok.metadata?.name).toBe("y");
+  });
+  it("starts a write again when the object changed while its webhooks ran", async () => {
+    const { backend, cm, mwc, webhook, w } = setupBackend();
+    let calls = 0;
+    const racing = await startWebhookServer({
+      mutate: (r) => {
+        calls++;
+        // The first call: someone else updates the object meanwhile.
+        if (calls === 1)
+          backend.patch(cm, "default", "raced", "application/merge-patch+json", { data: { other: "1" } });
+        const obj = structuredClone(r.object!);
+        obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, call: String(calls) } };
+        return patchResponseFromRaw(r.object, obj);
+      },
+    });
+    try {
+      backend.create(cm, "default", { metadata: { name: "raced" }, data: { a: "1" } });
+      backend.create(mwc, undefined, {
+        metadata: { name: "m" },
+        webhooks: [webhook("m.b.c", racing.mutateUrl, racing.caBundle)],
+      });
+      const patched = await w!.patch(cm, "default", "raced", "application/merge-patch+json", {
+        data: { mine: "1" },
+      });
+      expect([calls, patched.metadata?.labels, patched.data]).toEqual([
+        2,
+        { call: "2" },
+        { a: "1", other: "1", mine: "1" },
+      ]);
+    } finally {
+      await racing.stop();
+    }
+  });
+
+  it("deletes a collection object by object through the webhooks", async () => {
+    const { backend, cm, vwc, webhook, w } = setupBackend();
+    for (const name of ["a", "b", "c"]) {
+      backend.create(cm, "default", {
+        metadata: { name, labels: name === "b" ? { ok: "no" } : { set: "1" } },
+      });
+    }
+    backend.create(vwc, undefined, {
+      metadata: { name: "v" },
+      webhooks: [
+        webhook("v.b.c", good.validateUrl, good.caBundle, {
+          rules: [
+            { operations: ["DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+          ],
+        }),
+      ],
+    });
+    const err = await w!.deleteCollection(cm, "default", {}).catch((e) => e);
+    // "a" went first; "b" (its oldObject labelled ok=no) stopped the collection with the webhook's denial.
+    expect([err.code, err.message]).toEqual([403, 'admission webhook "v.b.c" denied the request: not ok']);
+    expect(backend.list(cm, "default", {}).items.map((i) => i.metadata?.name)).toEqual(["b", "c"]);
   });
 });
