@@ -337,6 +337,25 @@ describe("calling webhooks", () => {
       { stamped: "yes" },
       { a: "1", added: "by-webhook" },
     ]);
+    // A server-side apply that creates is a CREATE for the webhooks, and still answers 201.
+    const applied = await raw(
+      suite.kubeConfig,
+      "PATCH",
+      `${path}/applied?fieldManager=conformance`,
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "applied" },
+        data: { a: "2" },
+      }),
+      "application/apply-patch+yaml",
+    );
+    expect([applied.code, applied.body.metadata.labels, applied.body.data]).toEqual([
+      201,
+      { stamped: "yes" },
+      { a: "2", added: "by-webhook" },
+    ]);
+    expect(server.received.find((r) => r.namespace === ns && r.name === "applied")?.operation).toBe("CREATE");
   });
 
   it("reinvokes an IfNeeded webhook once when a later webhook changed the object", async () => {

@@ -30,6 +30,11 @@ export interface DispatchContext {
   warnings: string[];
 }
 
+/** Records warnings once each, as kube-apiserver's warning recorder does (a repeated text is dropped). */
+function warn(ctx: DispatchContext, texts: readonly string[]): void {
+  for (const t of texts) if (!ctx.warnings.includes(t)) ctx.warnings.push(t);
+}
+
 /** `apierrors.NewInternalError(err)` for a calling error under failurePolicy Fail. */
 function failClosed(err: CallingWebhookError): StatusError {
   return internalError(err.message);
@@ -51,7 +56,7 @@ async function callMutating(
     }
     throw err;
   }
-  ctx.warnings.push(...answer.warnings);
+  warn(ctx, answer.warnings);
   if (!answer.allowed) throw rejectionError(hook.name, answer.result);
   if (answer.patch === undefined || (Array.isArray(answer.patch) && answer.patch.length === 0))
     return a.object;
@@ -137,7 +142,7 @@ export async function dispatchValidating(
     selected.map(async (hook) => {
       try {
         const answer = await callWebhook(hook, attrs, false);
-        ctx.warnings.push(...answer.warnings);
+        warn(ctx, answer.warnings);
         if (!answer.allowed) errors.push(rejectionError(hook.name, answer.result));
       } catch (err) {
         if (err instanceof CallingWebhookError) {

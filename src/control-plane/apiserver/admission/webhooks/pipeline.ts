@@ -226,7 +226,7 @@ export class WebhookAdmission {
       if (hooks.validating.length > 0) {
         // The object as it would be stored: prepared and validated (a 422 stops the write here).
         const answer = opts.dryRun === true;
-        const validated = pass(answer ? { ...opts, hooks: real } : dry(real));
+        const validated = answer ? answering(pass, opts, real) : pass(dry(real));
         const uid = validated.metadata?.uid;
         if (operation === "CREATE" && uid !== undefined) real.uid = uid;
         if (operation === "CREATE" && !mutated.metadata?.name && validated.metadata?.name) {
@@ -240,7 +240,7 @@ export class WebhookAdmission {
         if (answer) return validated;
       }
       try {
-        return pass({ ...opts, hooks: real });
+        return answering(pass, opts, real);
       } catch (err) {
         if (!(err instanceof StaleAdmission)) throw err;
         if (attempt + 1 >= MAX_ATTEMPTS) {
@@ -276,6 +276,17 @@ export class WebhookAdmission {
       options: withoutSubresource(options),
     };
   }
+}
+
+/**
+ * The pass that answers the request: with the request's own options (its warnings), and what the store sets on
+ * them (`created`, for an apply that created the object) copied back.
+ */
+function answering(pass: Pass, opts: WriteOptions, hooks: WriteHooks): KubeObject {
+  const o = { ...opts, hooks };
+  const result = pass(o);
+  if (o.created) opts.created = true;
+  return result;
 }
 
 function withoutSubresource(options: JsonObject): JsonObject {
