@@ -459,4 +459,29 @@ describe("writes through webhooks (Backend.webhookWrites)", () => {
     expect([err.code, err.message]).toEqual([403, 'admission webhook "v.b.c" denied the request: not ok']);
     expect(backend.list(cm, "default", {}).items.map((i) => i.metadata?.name)).toEqual(["b", "c"]);
   });
+  it("checks what kube checks before webhooks first: an immortal namespace's delete is NamespaceLifecycle's 403", async () => {
+    const { backend, vwc, w } = setupBackend();
+    const nsType = backend.findResource("", "v1", "namespaces") as ResourceType;
+    backend.create(vwc, undefined, {
+      metadata: { name: "v" },
+      webhooks: [
+        {
+          name: "ns.b.c",
+          clientConfig: { url: "https://127.0.0.1:1/never" },
+          rules: [
+            { operations: ["DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
+          ],
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+        },
+      ],
+    });
+    const immortal = await w!.delete(nsType, undefined, "default").catch((e) => e);
+    expect([immortal.code, immortal.reason]).toEqual([403, "Forbidden"]);
+    const missing = await w!.delete(nsType, undefined, "nope").catch((e) => e);
+    expect(missing.code).toBe(404);
+    backend.create(nsType, undefined, { metadata: { name: "other" } });
+    const unreachable = await w!.delete(nsType, undefined, "other").catch((e) => e);
+    expect([unreachable.code, unreachable.reason]).toEqual([500, "InternalError"]);
+  });
 });

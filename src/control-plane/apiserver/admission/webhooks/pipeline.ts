@@ -111,6 +111,9 @@ export class WebhookAdmission {
       if (hooks.mutating.length === 0 && hooks.validating.length === 0) {
         return this.registryStore.delete(served, ns, name, opts);
       }
+      // What fails before admission webhooks in kube-apiserver fails first here too: a missing object (404),
+      // NamespaceLifecycle's immortal namespaces (403), failed preconditions (409), a kind's own refusal.
+      this.registryStore.delete(served, ns, name, { ...opts, dryRun: ["All"] });
       const stored = this.registryStore.current(served, ns, name).object();
       const attrs = this.attributes(served, ns, name, "DELETE", undefined, present(stored, served), {
         ...deleteOptionsOf(opts),
