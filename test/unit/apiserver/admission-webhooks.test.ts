@@ -379,6 +379,17 @@ describe("writes through webhooks (Backend.webhookWrites)", () => {
           clientConfig: { service: { namespace: "default", name: "hooks" } },
         },
         webhook("ignored.b.c", `${garbage.url}/html`, garbage.caBundle, { failurePolicy: "Ignore" }),
+        webhook("ca.b.c", `${garbage.url}/html`, Buffer.from("not a certificate").toString("base64"), {
+          objectSelector: { matchLabels: { c: "1" } },
+        }),
+        webhook(
+          "ca-ignored.b.c",
+          `${garbage.url}/html`,
+          Buffer.from("not a certificate").toString("base64"),
+          {
+            failurePolicy: "Ignore",
+          },
+        ),
       ],
     });
     const fail = async (labels: Record<string, string>) => {
@@ -399,6 +410,10 @@ describe("writes through webhooks (Backend.webhookWrites)", () => {
     expect(await fail({ s: "1" })).toEqual([
       500,
       expect.stringContaining("cannot resolve service default/hooks"),
+    ]);
+    expect(await fail({ c: "1" })).toEqual([
+      500,
+      expect.stringContaining('failed calling webhook "ca.b.c": '),
     ]);
     expect(() => backend.get(cm, "default", "x")).toThrow();
     const ok = await w!.create(cm, "default", { metadata: { name: "y" } });

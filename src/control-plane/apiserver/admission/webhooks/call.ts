@@ -10,6 +10,7 @@
  *   `admission webhook "<name>" denied the request: ` (`errors.ToStatusErr`), whatever the failurePolicy.
  */
 import { randomUUID } from "node:crypto";
+import type { ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { badRequest, type Status, type StatusError, statusToError } from "../../../../apimachinery/errors.js";
 import { isJsonObject, type JsonObject } from "../../json.js";
@@ -128,71 +129,87 @@ function post(hook: Webhook, review: JsonObject): Promise<unknown> {
       ),
     );
   }
-  const url = new URL(hook.url);
+  let url: URL;
+  try {
+    url = new URL(hook.url);
+  } catch {
+    return Promise.reject(
+      new CallingWebhookError(name, `could not get REST client: invalid URL ${JSON.stringify(hook.url)}`),
+    );
+  }
   url.searchParams.set("timeout", `${hook.timeoutSeconds}s`);
   const shown = url.toString();
   const body = JSON.stringify(review);
   return new Promise((resolve, reject) => {
     let settled = false;
+    let req: ClientRequest | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const fail = (cause: string): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      req?.destroy();
       reject(
         new CallingWebhookError(name, `failed to call webhook: Post ${JSON.stringify(shown)}: ${cause}`),
       );
     };
-    const req = httpsRequest(
-      url,
-      {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          "content-length": Buffer.byteLength(body),
+    try {
+      req = httpsRequest(
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+          ...(hook.caBundle !== undefined ? { ca: hook.caBundle } : {}),
         },
-        ...(hook.caBundle !== undefined ? { ca: hook.caBundle } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_RESPONSE_BYTES) fail("response body too large");
-          else chunks.push(c);
-        });
-        res.on("error", (err) => fail(err.message));
-        res.on("end", () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString("utf8");
-          const code = res.statusCode ?? 0;
-          if (code < 200 || code > 206) {
-            const shownBody = text.length > 256 ? `${text.slice(0, 256)}...` : text;
-            reject(
-              new CallingWebhookError(
-                name,
-                `failed to call webhook: an error on the server (${JSON.stringify(shownBody)}) has prevented the request from succeeding`,
-              ),
-            );
-            return;
-          }
-          try {
-            resolve(JSON.parse(text));
-          } catch (err) {
-            reject(
-              new CallingWebhookError(
-                name,
-                `failed to call webhook: couldn't get version/kind; json parse error: ${(err as Error).message}`,
-              ),
-            );
-          }
-        });
-      },
-    );
-    const timer = setTimeout(() => fail("context deadline exceeded"), hook.timeoutSeconds * 1000);
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_RESPONSE_BYTES) fail("response body too large");
+            else chunks.push(c);
+          });
+          res.on("error", (err) => fail(err.message));
+          res.on("end", () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            const text = Buffer.concat(chunks).toString("utf8");
+            const code = res.statusCode ?? 0;
+            if (code < 200 || code > 206) {
+              const shownBody = text.length > 256 ? `${text.slice(0, 256)}...` : text;
+              reject(
+                new CallingWebhookError(
+                  name,
+                  `failed to call webhook: an error on the server (${JSON.stringify(shownBody)}) has prevented the request from succeeding`,
+                ),
+              );
+              return;
+            }
+            try {
+              resolve(JSON.parse(text));
+            } catch (err) {
+              reject(
+                new CallingWebhookError(
+                  name,
+                  `failed to call webhook: couldn't get version/kind; json parse error: ${(err as Error).message}`,
+                ),
+              );
+            }
+          });
+        },
+      );
+    } catch (err) {
+      // A caBundle that is not PEM fails building the client (kube: `could not get REST client`).
+      settled = true;
+      reject(new CallingWebhookError(name, `could not get REST client: ${(err as Error).message}`));
+      return;
+    }
+    timer = setTimeout(() => fail("context deadline exceeded"), hook.timeoutSeconds * 1000);
     req.on("error", (err: NodeJS.ErrnoException) => fail(goCause(err, url.host)));
     req.end(body);
   });
