@@ -8,7 +8,7 @@
  * Status bodies and Warning headers are compared exactly.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:https";
+import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -133,6 +133,28 @@ function configMap(name: string, extra: Record<string, unknown> = {}): string {
 /** Waits until kube-apiserver's configuration informer serves a new configuration: `probe` sees its effect. */
 function active(probe: () => Promise<boolean>): Promise<void> {
   return eventually(probe, 15_000, "the webhook configuration in effect");
+}
+
+/** A POST with a User-Agent header (raw() sends none). */
+async function postWithUserAgent(path: string, body: string, userAgent: string): Promise<{ code: number }> {
+  const kc = suite.kubeConfig;
+  const opts: Record<string, any> = {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": userAgent,
+      "content-length": Buffer.byteLength(body),
+    },
+  };
+  await kc.applyToHTTPSOptions(opts);
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, kc.getCurrentCluster()!.server), opts, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ code: res.statusCode ?? 0 }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 function statusOf(reply: RawReply): unknown {
@@ -297,6 +319,19 @@ describe("calling webhooks", () => {
       oldObject: null,
       options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
     });
+    // The options as the client sent them: no fieldManager filled in from the User-Agent.
+    expect(seen?.options).toEqual({ kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" });
+    // Nor from a User-Agent (kube-apiserver names the manager after it, but leaves the options alone).
+    expect((await postWithUserAgent(path, configMap("agent"), "kubectl/v1.34.0 (linux/amd64)")).code).toBe(
+      201,
+    );
+    const agent = server.received.find((r) => r.namespace === ns && r.name === "agent");
+    expect(agent?.options).toEqual({ kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" });
+    const probe = server.received.find((r) => r.namespace === ns && r.name === "probe");
+    expect([probe?.dryRun, probe?.options]).toEqual([
+      true,
+      { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1", dryRun: ["All"] },
+    ]);
   });
 
   it("a mutating webhook's JSON Patch is applied before validation, and validating webhooks see the result", async () => {

@@ -111,6 +111,8 @@ export interface WriteOptions {
   subresource?: string;
   dryRun?: boolean;
   fieldManager?: string;
+  /** `fieldManager` was filled in from the User-Agent, not sent by the client (admission reviews omit it). */
+  fieldManagerDefaulted?: boolean;
   /** `?fieldValidation=`: what unknown and duplicate fields cause (default Warn). */
   fieldValidation?: "Strict" | "Warn" | "Ignore";
   /** Keys the body repeated (`metadata.name`), found while parsing it. */

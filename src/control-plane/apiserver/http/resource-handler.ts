@@ -9,7 +9,7 @@ import type { KubeObject } from "../../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
 import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
 import { handOverBody } from "../registry/decode-body.js";
-import type { ApiBackend, ResourceType } from "../types.js";
+import type { ApiBackend, ResourceType, WriteOptions } from "../types.js";
 import {
   parseJson,
   parseObjectBody,
@@ -180,7 +180,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // A POST to a named object's path has no route in kube-apiserver.
       if (info.name !== undefined) throw methodNotRouted();
       const opts = writeOptionsFrom(query, undefined, "CreateOptions");
-      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+      defaultFieldManager(opts, req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       // Parsed for this request alone: the registry may keep it without a copy.
@@ -195,7 +195,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     }
     case "update": {
       const opts = writeOptionsFrom(query, info.subresource, "UpdateOptions");
-      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+      defaultFieldManager(opts, req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       // Parsed for this request alone: the registry may keep it without a copy.
@@ -213,7 +213,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       const type = patchTypeOf(req);
       // Apply needs an explicit fieldManager (the backend says so); other writes default to the User-Agent's.
       if (type !== "application/apply-patch+yaml") {
-        opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+        defaultFieldManager(opts, req.headers["user-agent"]);
       }
       const raw = await readBody(req);
       const patch = parsePatch(raw, type);
@@ -252,4 +252,14 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       return;
     }
   }
+}
+
+/**
+ * The User-Agent's manager name when the request names no fieldManager (`managerOrUserAgent`); the options
+ * remember it was filled in, so admission webhooks see the options as the client sent them.
+ */
+function defaultFieldManager(opts: WriteOptions, userAgent: string | undefined): void {
+  if (opts.fieldManager !== undefined) return;
+  opts.fieldManager = managerFromUserAgent(userAgent);
+  opts.fieldManagerDefaulted = true;
 }

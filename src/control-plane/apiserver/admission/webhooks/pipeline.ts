@@ -304,7 +304,7 @@ function writeOptionsOf(operation: Operation, opts: WriteOptions): JsonObject {
     apiVersion: "meta.k8s.io/v1",
   };
   if (opts.dryRun) out.dryRun = ["All"];
-  if (opts.fieldManager) out.fieldManager = opts.fieldManager;
+  if (opts.fieldManager && !opts.fieldManagerDefaulted) out.fieldManager = opts.fieldManager;
   if (opts.fieldValidation) out.fieldValidation = opts.fieldValidation;
   if (opts.subresource) out.subresource = opts.subresource;
   return out;
