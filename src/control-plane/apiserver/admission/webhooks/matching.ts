@@ -117,8 +117,8 @@ function objectMatches(hook: Webhook, a: AdmissionAttributes): boolean {
 
 /**
  * Whether `hook` is called for the request (`ShouldCallHook`): a rule must match (matchPolicy Equivalent also
- * matches the same resource served at another version in kube-apiserver; the embedded server serves each
- * built-in at one version, so both policies behave as Exact here), then the namespace and object selectors.
+ * matches the same resource served at another version or group in kube-apiserver; here both policies behave as
+ * Exact, see FIDELITY.md), then the object and namespace selectors.
  */
 export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, labelsOf: NamespaceLabels): boolean {
   if (isExemptResource(a)) return false;
