@@ -14,6 +14,7 @@ import { failure } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
+import { WebhookAdmission } from "./admission/webhooks/pipeline.js";
 import { responseError } from "./errors.js";
 import { builtinResources } from "./registry/builtin-resources.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
@@ -35,6 +36,7 @@ import type {
   WatchHandle,
   WatchOptions,
   WatchSink,
+  WebhookWrites,
   WriteOptions,
 } from "./types.js";
 import { FieldErrors } from "./validation/field-errors.js";
@@ -76,6 +78,8 @@ export class Backend implements ApiBackend {
   private readonly registry = new ResourceRegistry();
   /** The registry store every verb goes through (kube-apiserver's `genericregistry.Store`). */
   private readonly registryStore: Store;
+  /** The registry store's writes through the admission webhooks (what the HTTP handlers call). */
+  readonly webhookWrites: WebhookWrites;
 
   constructor(options: BackendOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -93,6 +97,21 @@ export class Backend implements ApiBackend {
       random: options.random ?? Math.random,
       admission: new NamespaceLifecycle(() => this.store.resource(NAMESPACES_STORAGE_ID)),
     });
+    const admission = new WebhookAdmission(this.store, this.registryStore, (name) => {
+      const ns = this.store.resource(NAMESPACES_STORAGE_ID).current(name);
+      return ns ? (ns.object().metadata?.labels ?? {}) : undefined;
+    });
+    this.webhookWrites = {
+      create: (rt, ns, body, opts) => guardAsync(() => admission.create(this.served(rt), ns, body, opts)),
+      update: (rt, ns, name, body, opts) =>
+        guardAsync(() => admission.update(this.served(rt), ns, name, body, opts)),
+      patch: (rt, ns, name, type, patch, opts) =>
+        guardAsync(() => admission.patch(this.served(rt), ns, name, type, patch, opts)),
+      delete: (rt, ns, name, opts, warnings) =>
+        guardAsync(() => admission.delete(this.served(rt), ns, name, opts, warnings)),
+      deleteCollection: (rt, ns, listOpts, deleteOpts, warnings) =>
+        guardAsync(() => admission.deleteCollection(this.served(rt), ns, listOpts, deleteOpts, warnings)),
+    };
     const crds = new CrdLifecycle(this.registry, this.store, this.watchCache);
     this.registry.add(...builtinResources(this.clock, crds));
     const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
@@ -263,6 +282,15 @@ function checkIncludeObject(value: string): IncludeObject {
 function guard<T>(fn: () => T): T {
   try {
     return fn();
+  } catch (err) {
+    throw responseError(err);
+  }
+}
+
+/** {@link guard} for an asynchronous write: whatever it rejects with becomes a StatusError. */
+async function guardAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
   } catch (err) {
     throw responseError(err);
   }

@@ -111,6 +111,8 @@ export interface WriteOptions {
   subresource?: string;
   dryRun?: boolean;
   fieldManager?: string;
+  /** `fieldManager` was filled in from the User-Agent, not sent by the client (admission reviews omit it). */
+  fieldManagerDefaulted?: boolean;
   /** `?fieldValidation=`: what unknown and duplicate fields cause (default Warn). */
   fieldValidation?: "Strict" | "Warn" | "Ignore";
   /** Keys the body repeated (`metadata.name`), found while parsing it. */
@@ -121,6 +123,48 @@ export interface WriteOptions {
   force?: boolean;
   /** Filled by the backend: a server-side apply created the object (the response is 201). */
   created?: boolean;
+}
+
+/**
+ * The writes of {@link ApiBackend} through the admission webhooks: same arguments, results and errors, plus
+ * what the webhooks add (their rejections, mutations and warnings, in `opts.warnings` or `warnings`).
+ */
+export interface WebhookWrites {
+  create(
+    rt: ResourceType,
+    namespace: string | undefined,
+    body: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  update(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  patch(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  delete(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    opts?: DeleteOptions,
+    warnings?: string[],
+  ): Promise<KubeObject>;
+  deleteCollection(
+    rt: ResourceType,
+    namespace: string | undefined,
+    listOpts: ListOptions,
+    deleteOpts?: DeleteOptions,
+    warnings?: string[],
+  ): Promise<KubeList>;
 }
 
 /** The PATCH content types kube-apiserver accepts; each selects a patch algorithm. */
@@ -196,6 +240,12 @@ export interface ApiBackend {
     listOpts: ListOptions,
     deleteOpts?: DeleteOptions,
   ): KubeList;
+
+  /**
+   * Optional: the writes as the HTTP handlers make them, through the admission webhooks (asynchronous: a
+   * webhook is an HTTPS call). Absent, the handlers use the synchronous verbs above, which call no webhook.
+   */
+  webhookWrites?: WebhookWrites;
 
   /** Current global revision (the newest resourceVersion handed out). */
   currentRevision(): number;

@@ -9,7 +9,7 @@ import type { KubeObject } from "../../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
 import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
 import { handOverBody } from "../registry/decode-body.js";
-import type { ApiBackend, ResourceType } from "../types.js";
+import type { ApiBackend, ResourceType, WriteOptions } from "../types.js";
 import {
   parseJson,
   parseObjectBody,
@@ -180,26 +180,30 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // A POST to a named object's path has no route in kube-apiserver.
       if (info.name !== undefined) throw methodNotRouted();
       const opts = writeOptionsFrom(query, undefined, "CreateOptions");
-      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+      defaultFieldManager(opts, req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const created = backend.create(rt, ns, obj, opts);
+      const created = backend.webhookWrites
+        ? await backend.webhookWrites.create(rt, ns, obj, opts)
+        : backend.create(rt, ns, obj, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(201, created);
       return;
     }
     case "update": {
       const opts = writeOptionsFrom(query, info.subresource, "UpdateOptions");
-      opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+      defaultFieldManager(opts, req.headers["user-agent"]);
       requireJsonBody(req);
       const { value, duplicates } = parseObjectBody(await readBody(req), rt.kind);
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const updated = backend.update(rt, ns, name, obj, opts);
+      const updated = backend.webhookWrites
+        ? await backend.webhookWrites.update(rt, ns, name, obj, opts)
+        : backend.update(rt, ns, name, obj, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(200, updated);
       return;
@@ -209,7 +213,7 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       const type = patchTypeOf(req);
       // Apply needs an explicit fieldManager (the backend says so); other writes default to the User-Agent's.
       if (type !== "application/apply-patch+yaml") {
-        opts.fieldManager ??= managerFromUserAgent(req.headers["user-agent"]);
+        defaultFieldManager(opts, req.headers["user-agent"]);
       }
       const raw = await readBody(req);
       const patch = parsePatch(raw, type);
@@ -218,24 +222,44 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       } else {
         requireObject(patch, "patch");
       }
-      const patched = backend.patch(rt, ns, name, type, patch, opts);
+      const patched = backend.webhookWrites
+        ? await backend.webhookWrites.patch(rt, ns, name, type, patch, opts)
+        : backend.patch(rt, ns, name, type, patch, opts);
       reply.warn(...(opts.warnings ?? []));
       reply.json(opts.created ? 201 : 200, patched);
       return;
     }
     case "delete": {
       const opts = deleteOptionsFrom(query, await optionalJson(req));
-      const obj = backend.delete(rt, ns, name, opts);
+      const warnings: string[] = [];
+      const obj = backend.webhookWrites
+        ? await backend.webhookWrites.delete(rt, ns, name, opts, warnings)
+        : backend.delete(rt, ns, name, opts);
+      reply.warn(...warnings);
       reply.json(200, wasRemoved(obj) && isBuiltinGroup(rt.group) ? deletedStatus(rt, obj) : obj);
       return;
     }
     case "deletecollection": {
       const body = await optionalJson(req);
-      reply.json(
-        200,
-        backend.deleteCollection(rt, ns, listOptionsFrom(query), deleteOptionsFrom(query, body)),
-      );
+      const listOpts = listOptionsFrom(query);
+      const deleteOpts = deleteOptionsFrom(query, body);
+      const warnings: string[] = [];
+      const list = backend.webhookWrites
+        ? await backend.webhookWrites.deleteCollection(rt, ns, listOpts, deleteOpts, warnings)
+        : backend.deleteCollection(rt, ns, listOpts, deleteOpts);
+      reply.warn(...warnings);
+      reply.json(200, list);
       return;
     }
   }
+}
+
+/**
+ * The User-Agent's manager name when the request names no fieldManager (`managerOrUserAgent`); the options
+ * remember it was filled in, so admission webhooks see the options as the client sent them.
+ */
+function defaultFieldManager(opts: WriteOptions, userAgent: string | undefined): void {
+  if (opts.fieldManager !== undefined) return;
+  opts.fieldManager = managerFromUserAgent(userAgent);
+  opts.fieldManagerDefaulted = true;
 }

@@ -58,6 +58,8 @@ export class KindSpecStrategy extends BasicStrategy {
     switch (this.spec.generation) {
       case "spec":
         return !jsonEqual(obj.spec, old.spec);
+      case "webhooks":
+        return !jsonEqual(obj.webhooks, old.webhooks);
       case "content":
         return (
           !jsonEqual(withoutMetadata(obj), withoutMetadata(old)) ||

@@ -7,9 +7,10 @@ import type { FieldErrors } from "../validation/field-errors.js";
  * - `spec`: 1 on create, bumped when `spec` changes (most kinds with a spec: Job, StatefulSet, Ingress...);
  * - `content`: 1 on create, bumped when anything but metadata changes, or the labels (EndpointSlice, PodTemplate);
  * - `create`: 1 on create and never bumped (PriorityClass).
+ * - `webhooks`: 1 on create, bumped when `webhooks` changes (the admission webhook configurations).
  * Kinds without one (ServiceAccount, RBAC, HorizontalPodAutoscaler...) have no generation at all.
  */
-export type GenerationRule = "spec" | "content" | "create";
+export type GenerationRule = "spec" | "content" | "create" | "webhooks";
 
 /**
  * One built-in kind the server serves from data: its discovery entry (group, version, plural, scope, short names,

@@ -82,8 +82,33 @@ export interface StoreContext {
   admission: Admission;
 }
 
+/**
+ * What the webhook admission step (`../admission/webhooks/pipeline.ts`) puts into one write. kube-apiserver runs
+ * its admission chain inside the write; here the write stays synchronous and the asynchronous webhook calls
+ * happen between passes of it, each pass seeing the object at the point admission would:
+ * - `mutate` is called after decoding, defaulting and NamespaceLifecycle, before the strategy prepares the
+ *   object (where kube's mutating admission runs); it returns the object to go on with, or throws to stop;
+ * - `expectResourceVersion`: the stored object must still be at this version (else {@link StaleAdmission});
+ * - `uid` and `generatedName` keep what the validating webhooks saw in a dry pass for the real one.
+ */
+export interface WriteHooks {
+  mutate?: (obj: KubeObject, old: KubeObject | undefined) => KubeObject;
+  expectResourceVersion?: string;
+  uid?: string;
+  generatedName?: string;
+}
+
+/** Thrown when the stored object changed between the admission passes of one write (the write restarts). */
+export class StaleAdmission extends Error {
+  constructor() {
+    super("the object changed while admission webhooks ran");
+  }
+}
+
 /** Options of an internal update. */
 interface UpdateRequest {
+  /** Webhook admission hooks (see {@link WriteHooks}). */
+  hooks?: WriteHooks;
   subresource?: string;
   dryRun?: boolean;
   /** Patches may omit metadata.resourceVersion even for kinds that require it on PUT. */
@@ -97,6 +122,8 @@ interface UpdateRequest {
 /** Write options the backend adds for an apply, whose managedFields are computed before the write. */
 export interface AppliedWrite {
   applied?: boolean;
+  /** Webhook admission hooks (see {@link WriteHooks}). */
+  hooks?: WriteHooks;
   /** The body is a patched object: it may omit metadata.resourceVersion even where a PUT must carry it. */
   fromPatch?: boolean;
 }
@@ -267,14 +294,18 @@ export class Store {
     return present(this.updateStored(served, namespace, name, patched, { ...opts, fromPatch: true }), served);
   }
 
-  /** DELETE (`Store.Delete`): removes an object, or marks it deleting while finalizers remain. */
+  /**
+   * DELETE (`Store.Delete`): removes an object, or marks it deleting while finalizers remain. `hooks` carries
+   * the version the webhook admission step saw (see {@link WriteHooks}).
+   */
   delete(
     served: ServedResource,
     namespace: string | undefined,
     name: string,
     opts: DeleteOptions = {},
+    hooks?: WriteHooks,
   ): KubeObject {
-    return present(this.deleteStored(served, namespace, name, opts), served);
+    return present(this.deleteStored(served, namespace, name, opts, hooks), served);
   }
 
   /**
@@ -337,15 +368,25 @@ export class Store {
     const rt = served.type;
     const s = served.strategy;
     const ns = scopeOf(rt, namespace);
-    const obj = decodeBody(body, rt);
+    let obj = decodeBody(body, rt);
     checkFields(served, obj, opts, undefined);
     s.decode(obj);
-    const meta = obj.metadata as ObjectMeta;
+    let meta = obj.metadata as ObjectMeta;
     this.checkNamespace(rt, ns, meta);
-    if (!meta.name && meta.generateName) meta.name = this.generateName(served, ns, meta.generateName);
-    this.ctx.admission.admitCreate(rt, ns, meta.name ?? "");
+    let generated: string | undefined;
+    if (!meta.name && meta.generateName) {
+      generated = opts.hooks?.generatedName ?? this.generateName(served, ns, meta.generateName);
+    }
+    this.ctx.admission.admitCreate(rt, ns, generated ?? meta.name ?? "");
+    if (opts.hooks?.mutate) {
+      // Mutating webhooks see the object before the name is generated, as in kube-apiserver.
+      obj = this.afterMutation(served, opts.hooks.mutate(obj, undefined));
+      meta = obj.metadata as ObjectMeta;
+      this.checkNamespace(rt, ns, meta);
+    }
+    if (!meta.name && generated !== undefined) meta.name = generated;
     const sentVersion = meta.resourceVersion;
-    meta.uid = randomUUID();
+    meta.uid = opts.hooks?.uid ?? randomUUID();
     meta.creationTimestamp = rfc3339(this.ctx.clock.now());
     for (const f of ["deletionTimestamp", "deletionGracePeriodSeconds", "resourceVersion", "selfLink"]) {
       delete meta[f];
@@ -396,6 +437,7 @@ export class Store {
     if (opts.applied) req.applied = true;
     if (opts.subresource !== undefined) req.subresource = opts.subresource;
     if (opts.dryRun !== undefined) req.dryRun = opts.dryRun;
+    if (opts.hooks !== undefined) req.hooks = opts.hooks;
     return this.doUpdate(served, namespace, name, body, req);
   }
 
@@ -415,10 +457,10 @@ export class Store {
     }
     if (sub === "status" && !s.hasStatus)
       throw notFound({ group: rt.group, resource: `${rt.resource}/status`, name });
-    const obj = decodeBody(body, rt);
+    let obj = decodeBody(body, rt);
     checkFields(served, obj, req.fields, req.fromPatch ? body : undefined);
     s.decode(obj);
-    const meta = obj.metadata as ObjectMeta;
+    let meta = obj.metadata as ObjectMeta;
     if (meta.name !== undefined && meta.name !== name) {
       throw nameMismatch(meta.name, name);
     }
@@ -426,6 +468,20 @@ export class Store {
     this.checkNamespace(rt, ns, meta);
     const cur = this.current(served, ns, name);
     const old = cur.object();
+    const hooks = req.hooks;
+    if (
+      hooks?.expectResourceVersion !== undefined &&
+      old.metadata?.resourceVersion !== hooks.expectResourceVersion
+    ) {
+      throw new StaleAdmission();
+    }
+    if (hooks?.mutate) {
+      obj = this.afterMutation(served, hooks.mutate(obj, present(old, served)));
+      meta = obj.metadata as ObjectMeta;
+      if (meta.name !== undefined && meta.name !== name) throw nameMismatch(meta.name, name);
+      meta.name = name;
+      this.checkNamespace(rt, ns, meta);
+    }
     const target = { group: rt.group, resource: rt.resource, name };
     if (meta.resourceVersion) {
       // The storage layer parses the precondition first: garbage is its bare 500.
@@ -506,6 +562,7 @@ export class Store {
     namespace: string | undefined,
     name: string,
     opts: DeleteOptions = {},
+    hooks?: WriteHooks,
   ): KubeObject {
     const rt = served.type;
     const ns = scopeOf(rt, namespace);
@@ -514,6 +571,12 @@ export class Store {
     this.ctx.admission.admitDelete(rt, ns, name);
     const cur = this.current(served, ns, name);
     const old = cur.object();
+    if (
+      hooks?.expectResourceVersion !== undefined &&
+      old.metadata?.resourceVersion !== hooks.expectResourceVersion
+    ) {
+      throw new StaleAdmission();
+    }
     checkDeletePreconditions(rt, name, old, opts.preconditions);
     const deleting = old.metadata?.deletionTimestamp !== undefined;
     s.checkDelete(old);
@@ -540,6 +603,18 @@ export class Store {
     if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
     delete meta.resourceVersion;
     return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, next).version.object();
+  }
+
+  /**
+   * The object a mutating webhook returned, decoded again (`attr.UpdateObject` then the scheme's defaulter):
+   * fields the kind does not have are pruned and the kind's defaults apply to what the patch added.
+   */
+  private afterMutation(served: ServedResource, mutated: KubeObject): KubeObject {
+    const obj = decodeBody(mutated, served.type);
+    // Unknown fields a webhook added are dropped silently (pruned), never reported to the client.
+    checkFields(served, obj, { fieldValidation: "Ignore" }, undefined);
+    served.strategy.decode(obj);
+    return obj;
   }
 
   private checkNamespace(rt: ResourceType, ns: string | undefined, meta: ObjectMeta): void {

@@ -4,6 +4,7 @@
  * CustomResourceDefinition.
  */
 import type { KindSpec } from "../kind-spec.js";
+import { ADMISSION_KINDS } from "./admission-kinds.js";
 import { APPS_KINDS } from "./apps-kinds.js";
 import { BATCH_KINDS } from "./batch-kinds.js";
 import { CLUSTER_OPS_KINDS } from "./cluster-ops-kinds.js";
@@ -19,4 +20,5 @@ export const COMMON_KINDS: readonly KindSpec[] = [
   ...RBAC_KINDS,
   ...NETWORK_KINDS,
   ...CLUSTER_OPS_KINDS,
+  ...ADMISSION_KINDS,
 ];
