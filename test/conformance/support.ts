@@ -88,6 +88,15 @@ export function isWholeCluster(cluster: Cluster): boolean {
 }
 
 /**
+ * Whether the backend's API server is a process of this machine, so it can call a webhook that a test serves on
+ * 127.0.0.1 (embedded, envtest). kind's kube-apiserver runs inside the node container, where 127.0.0.1 is the
+ * container itself, and a kubeconfig cluster's is on another machine: scenarios that need such a call skip there.
+ */
+export function apiServerSharesLoopback(cluster: Cluster): boolean {
+  return cluster.backend === "embedded" || cluster.backend === "envtest";
+}
+
+/**
  * ConfigMaps a whole cluster puts in every namespace by itself: kube-controller-manager's root CA publisher
  * writes `kube-root-ca.crt` (Pods mount it with their ServiceAccount token). The embedded server and envtest's
  * control plane run no such controller. Scenarios about the ConfigMaps they wrote leave these out.
