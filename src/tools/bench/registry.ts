@@ -17,6 +17,7 @@ export const FAMILY_MODULES: ReadonlyArray<() => Promise<{ benchmark: Benchmark 
   () => import("./workqueue.js"),
   () => import("./controller.js"),
   () => import("./control-plane.js"),
+  () => import("./families/learners-wait.js"),
 ];
 
 /** Every family, loaded. */

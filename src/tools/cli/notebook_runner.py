@@ -15,11 +15,14 @@ Invariants:
   failed: timings on a shared machine vary;
 - --twice runs every code cell, then every code cell again, in the same kernel (JupyterLab's Run All twice in a
   row), so a notebook that cannot be re-run fails;
+- --timings FILE writes, per notebook, the seconds the kernel took to start (until it answered) and each executed
+  code cell's wall time and tags, in execution order, as JSON (the learner's-wait benchmark reads it);
 - the exit status is 0 when every notebook passed and 1 otherwise; each failure names the notebook, the cell
   (number and first source line) and the error; a table of per-notebook times and check counts closes the run.
 """
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -94,9 +97,10 @@ def describe_checks(checks):
     return text
 
 
-def run_notebook(path, kernel, timeout, startup_timeout, output_dir, passes=1):
+def run_notebook(path, kernel, timeout, startup_timeout, output_dir, passes=1, timings=None):
     """Runs every code cell in order (`passes` times over), stopping at the first failure.
 
+    When `timings` is a dict, fills it with "kernel_start" (seconds) and "cells" ([{cell, first_line, seconds, tags}]).
     Returns (failure messages, reported checks or None)."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -112,14 +116,28 @@ def run_notebook(path, kernel, timeout, startup_timeout, output_dir, passes=1):
     code_cells = [(index, cell) for index, cell in enumerate(nb.cells) if cell.cell_type == "code"]
     # (run, code cell number, notebook index, cell) in execution order: every cell once per pass.
     schedule = [(run, n, index, cell) for run in range(passes) for n, (index, cell) in enumerate(code_cells, 1)]
+    cell_times = []
     try:
+        kernel_started = time.monotonic()
         with client.setup_kernel():
+            if timings is not None:
+                timings["kernel_start"] = time.monotonic() - kernel_started
+                timings["cells"] = cell_times
             for run, number, index, cell in schedule:
                 where = "cell {} ({})".format(number, first_line(cell.source))
                 if run > 0:
                     where += " on Run All number {}".format(run + 1)
+                cell_started = time.monotonic()
                 try:
                     client.execute_cell(cell, index)
+                    cell_times.append(
+                        {
+                            "cell": number,
+                            "first_line": first_line(cell.source),
+                            "seconds": time.monotonic() - cell_started,
+                            "tags": list(cell.get("metadata", {}).get("tags", [])),
+                        }
+                    )
                 except CellTimeoutError:
                     failures.append("{} did not finish within {} s".format(where, timeout))
                 except CellExecutionError as err:
@@ -150,22 +168,27 @@ def main(argv=None):
     parser.add_argument("--startup-timeout", type=int, default=60, help="seconds for the kernel to start")
     parser.add_argument("--output-dir", help="write executed copies here (never over the sources)")
     parser.add_argument("--twice", action="store_true", help="run all cells twice in one kernel (Run All twice)")
+    parser.add_argument("--timings", help="write kernel start and per-cell wall times here (JSON)")
     parser.add_argument("--budget", type=float, default=60, help="seconds a notebook should take (flagged, not failed)")
     args = parser.parse_args(argv)
 
     failed = 0
     table = []
+    all_timings = []
     for path in args.notebooks:
         started = time.monotonic()
         print("notebook {} ...".format(path), flush=True)
         checks = None
+        timings = {"notebook": os.path.basename(path)}
         try:
             failures, checks = run_notebook(
-                path, args.kernel, args.timeout, args.startup_timeout, args.output_dir, 2 if args.twice else 1
+                path, args.kernel, args.timeout, args.startup_timeout, args.output_dir, 2 if args.twice else 1, timings
             )
         except Exception as err:  # unreadable or invalid notebook file
             failures = ["could not read the notebook: {}: {}".format(type(err).__name__, err)]
         took = time.monotonic() - started
+        timings.update({"seconds": took, "failed": bool(failures)})
+        all_timings.append(timings)
         result = "FAIL" if failures else "ok"
         if took > args.budget:
             result += " (over the {:g} s budget)".format(args.budget)
@@ -185,6 +208,9 @@ def main(argv=None):
     total = sum(row[1] for row in table)
     print("{}  {:>6.1f} s".format("total".ljust(width), total), flush=True)
     print("notebooks: {} ran clean, {} failing".format(len(args.notebooks) - failed, failed), flush=True)
+    if args.timings:
+        with open(args.timings, "w") as out:
+            json.dump(all_timings, out, indent=1)
     return 1 if failed else 0
 
 

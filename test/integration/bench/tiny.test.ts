@@ -22,6 +22,7 @@ const families = [
   "backends",
   "scale",
   "http2",
+  "learners-wait",
 ];
 
 function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
