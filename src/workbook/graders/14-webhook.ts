@@ -359,13 +359,13 @@ export default defineLab({
               );
             await s.mustCreate(
               "blog",
-              { replicas: 1, content: "v1", domain: `blog.${s.zone}` },
+              { replicas: 1, content: "v1", domain: `journal.${s.zone}` },
               "a valid site",
             );
             const blog = await s.get("blog");
-            if (blog?.spec.domain !== `blog.${s.zone}`)
+            if (blog?.spec.domain !== `journal.${s.zone}`)
               throw new Error(
-                `blog was created with the domain blog.${s.zone} and is stored with ${blog?.spec.domain}`,
+                `blog was created with the domain journal.${s.zone} and is stored with ${blog?.spec.domain}`,
               );
             if (!plain) return;
             const { domain: _dropped, ...specWithoutDomain } = plain.spec;
