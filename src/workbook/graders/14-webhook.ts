@@ -14,7 +14,6 @@ import {
   type V1ValidatingWebhook,
 } from "@kubernetes/client-node";
 import { isNotFound, toStatusError } from "../../apimachinery/errors.js";
-import type { AdmissionRequest, WebhookServer } from "../../control-plane/admission/webhook-server.js";
 import { resolveBackend } from "../../control-plane/cluster/index.js";
 import { defineLab, eventually } from "../grading/index.js";
 import {
@@ -25,13 +24,27 @@ import {
 } from "../workbook-api/index.js";
 import { gradingCluster, importLab, type Scenario, withScenario } from "./support/index.js";
 
+/**
+ * The parts of an AdmissionReview request the grader reads (the lab's server hands it the whole `AdmissionRequest`
+ * of control-plane/admission/webhook-server.ts, which a grader does not import: graders sit beside the control
+ * plane, not on it).
+ */
+export interface ReviewRequest {
+  operation: string;
+  resource: { resource: string };
+  subResource?: string;
+  name?: string;
+  namespace?: string;
+  object?: { metadata?: { name?: string } } | null;
+}
+
 /** What `labs/14-webhook/webhook.ts` exports (given complete). */
 export interface WebhookModule {
   startSiteWebhook(options: {
     kubeConfig: KubeConfig;
     name: string;
-    onReview?: (webhook: "validate" | "mutate", request: AdmissionRequest) => void;
-  }): Promise<{ readonly server: WebhookServer; stopServer(): Promise<void>; stop(): Promise<void> }>;
+    onReview?: (webhook: "validate" | "mutate", request: ReviewRequest) => void;
+  }): Promise<{ stopServer(): Promise<void>; stop(): Promise<void> }>;
 }
 
 /** One cluster for every check this worker runs, with the workbook's CRDs installed and served. */
@@ -64,7 +77,7 @@ function refusalOf(err: unknown): Refusal {
 /** A review the learner's server received, and which of its two webhooks it was for. */
 interface Review {
   webhook: "validate" | "mutate";
-  request: AdmissionRequest;
+  request: ReviewRequest;
 }
 
 /** "UPDATE staticsites/status kube-system/x (validate)": one review, for a message. */
