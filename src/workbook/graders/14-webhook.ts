@@ -51,7 +51,7 @@ export interface WebhookModule {
 const cluster = gradingCluster({ prefix: "lab14", workbookApi: true });
 
 /** The longest a new configuration may take to be in effect (kube-apiserver reads them through an informer). */
-const IN_EFFECT_MS = 10_000;
+const IN_EFFECT_MS = 15_000;
 
 /** The namespace the webhooks must leave alone. */
 const KUBE_SYSTEM = "kube-system";
