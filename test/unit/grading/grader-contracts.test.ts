@@ -21,6 +21,7 @@ import type * as lab11 from "../../../labs/11-apply/controller.js";
 import type * as lab12 from "../../../labs/12-watches/controller.js";
 import type * as lab12watches from "../../../labs/12-watches/watches.js";
 import type * as lab13 from "../../../labs/13-tests/tests.js";
+import type * as lab14 from "../../../labs/14-webhook/webhook.js";
 import type * as solution01 from "../../../solutions/01-watch/watcher.js";
 import type * as solution02 from "../../../solutions/02-reflector/store.js";
 import type * as solution03 from "../../../solutions/03-informer/fan-out.js";
@@ -35,6 +36,7 @@ import type * as solution11 from "../../../solutions/11-apply/controller.js";
 import type * as solution12 from "../../../solutions/12-watches/controller.js";
 import type * as solution12watches from "../../../solutions/12-watches/watches.js";
 import type * as solution13 from "../../../solutions/13-tests/tests.js";
+import type * as solution14 from "../../../solutions/14-webhook/webhook.js";
 import type { WatcherModule as Contract01 } from "../../../src/workbook/graders/01-watch.js";
 import type { StoreModule as Contract02 } from "../../../src/workbook/graders/02-reflector.js";
 import type { FanOutModule as Contract03 } from "../../../src/workbook/graders/03-informer.js";
@@ -51,6 +53,7 @@ import type {
   WatchesModule as Contract12Watches,
 } from "../../../src/workbook/graders/12-watches.js";
 import { type TestsModule as Contract13, MUTANTS, mutate } from "../../../src/workbook/graders/13-tests.js";
+import type { WebhookModule as Contract14 } from "../../../src/workbook/graders/14-webhook.js";
 
 describe("grader contracts", () => {
   it("01-watch: the skeleton and the solution export what the grader drives", () => {
@@ -114,5 +117,11 @@ describe("grader contracts", () => {
     const source = read("labs/13-tests/controller.ts");
     for (const mutant of MUTANTS) expect(mutate(source, mutant), mutant.name).not.toBe(source);
     expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length);
+  });
+  it("14-webhook: the skeleton and the solution export what the grader drives, and webhook.ts is given", () => {
+    expectTypeOf<typeof lab14>().toExtend<Contract14>();
+    expectTypeOf<typeof solution14>().toExtend<Contract14>();
+    const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
+    expect(read("solutions/14-webhook/webhook.ts")).toBe(read("labs/14-webhook/webhook.ts"));
   });
 });
