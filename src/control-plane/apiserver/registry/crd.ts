@@ -6,11 +6,17 @@ import { ruleDecodeError, validateSchemaRules } from "../validation/cel/crd-rule
 import { RuleValidator } from "../validation/cel/validate.js";
 import { decodeError, type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
+import {
+  defaultConversion,
+  noneReadConverter,
+  noneWriteConverter,
+  validateConversion,
+  validateStoredVersions,
+} from "./crd-conversion.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { BasicStrategy } from "./strategy.js";
-import { defaultedCopy, hasDefaults } from "./structural-defaults.js";
 import type { PrinterColumn } from "./table.js";
 import { rfc3339 } from "./time.js";
 
@@ -18,6 +24,7 @@ import { rfc3339 } from "./time.js";
 interface CrdSpec {
   group?: string;
   scope?: string;
+  conversion?: unknown;
   names?: {
     plural?: string;
     singular?: string;
@@ -91,6 +98,17 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
       "spec.versions",
       renderValue(versions.map((v) => v?.name)),
       "must have exactly one version marked as storage version",
+    );
+  }
+  validateConversion(spec.conversion, errs);
+  if (isJsonObject(crd.status) && Array.isArray(crd.status.storedVersions)) {
+    const stored = crd.status.storedVersions.map(String);
+    const storageVersion = versions.find((v) => isJsonObject(v) && v.storage === true)?.name;
+    validateStoredVersions(
+      stored,
+      versions.map((v) => v?.name ?? ""),
+      storageVersion,
+      errs,
     );
   }
   if (old) {
@@ -170,6 +188,7 @@ export class CrdStrategy extends BasicStrategy {
 
   /** Rules that do not decode into Go's `ValidationRule` are a 400, as kube-apiserver's decoder answers. */
   override decode(obj: KubeObject): void {
+    if (isJsonObject(obj.spec)) defaultConversion(obj.spec);
     for (const v of specOf(obj).versions ?? []) {
       const why = isJsonObject(v) ? ruleDecodeError(v.schema?.openAPIV3Schema) : undefined;
       if (why) throw decodeError("CustomResourceDefinition", "v1", why);
@@ -221,11 +240,18 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
   const spec = specOf(crd);
   const names = spec.names ?? {};
   const out: ServedResource[] = [];
+  const storage = (spec.versions ?? []).find((v) => v?.storage === true);
+  const storageApiVersion = `${spec.group ?? ""}/${storage?.name ?? ""}`;
+  const schemas = new Map(
+    (spec.versions ?? []).map((v) => [`${spec.group ?? ""}/${v?.name ?? ""}`, v?.schema?.openAPIV3Schema]),
+  );
   for (const v of spec.versions ?? []) {
     if (!v?.name || v.served === false) continue;
     const hasStatus = v.subresources?.status !== undefined && v.subresources?.status !== null;
     const schema = v.schema?.openAPIV3Schema;
     const subresources = hasStatus ? ["status"] : [];
+    const apiVersion = `${spec.group ?? ""}/${v.name}`;
+    const fromStorage = noneReadConverter(apiVersion, schemas);
     const resource: ServedResource = {
       type: defineResourceType({
         group: spec.group ?? "",
@@ -245,10 +271,10 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       crd: crd.metadata?.name ?? "",
       printerColumns: printerColumnsOf(v.additionalPrinterColumns),
       ...(schema ? { openAPIV3Schema: schema } : {}),
-      // Reads from storage are defaulted too, so objects stored before a default was added show it.
-      ...(schema && hasDefaults(schema)
-        ? { fromStorage: (stored: KubeObject) => defaultedCopy(stored, schema) }
-        : {}),
+      // Reads from storage are converted to this version and defaulted (objects stored before a default
+      // was added show it); writes are stored in the storage version (crd-conversion.ts).
+      ...(fromStorage ? { fromStorage } : {}),
+      toStorage: noneWriteConverter(apiVersion, storageApiVersion, storage?.schema?.openAPIV3Schema),
       ...(schema ? { schemaCheck: customObjectCheck(schema) } : {}),
     };
     out.push(resource);

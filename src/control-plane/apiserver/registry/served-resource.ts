@@ -23,6 +23,11 @@ export interface ServedResource {
    * this version shows it. Its strategy's `decode` converts request bodies the other way.
    */
   readonly fromStorage?: (stored: KubeObject) => KubeObject;
+  /**
+   * For custom resources: an object written through this version as storage keeps it, in the CRD's storage
+   * version (see crd-conversion.ts). Applied just before the object is committed.
+   */
+  readonly toStorage?: (obj: KubeObject) => KubeObject;
   /** Field-selector names of this version mapped to the stored shape's (`regarding.name` -> `involvedObject.name`). */
   readonly fieldLabels?: Readonly<Record<string, string>>;
   /** For custom resources: the `additionalPrinterColumns` of the CRD version (empty when it declares none). */

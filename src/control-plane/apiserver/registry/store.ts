@@ -420,7 +420,8 @@ export class Store {
       if (typeof sentVersion === "string" && sentVersion !== "") meta.resourceVersion = sentVersion;
       return obj;
     }
-    const created = this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+    const stored = served.toStorage ? served.toStorage(obj) : obj;
+    const created = this.ctx.store.put(storageId(rt), key, ns, stored).version.object();
     s.afterCreate(created);
     return created;
   }
@@ -538,6 +539,9 @@ export class Store {
   ): KubeObject {
     const old = cur.object();
     next.metadata!.resourceVersion = old.metadata?.resourceVersion;
+    // Compared in the storage version, as the storage layer compares the encoded bytes: an object stored in an
+    // older storage version is rewritten even by an update that changes nothing.
+    if (served.toStorage) next = served.toStorage(next);
     if (jsonEqual(next, old)) return old;
     if (dryRun) return next;
     const id = storageId(served.type);
@@ -602,7 +606,8 @@ export class Store {
     }
     if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
     delete meta.resourceVersion;
-    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, next).version.object();
+    const stored = served.toStorage ? served.toStorage(next) : next;
+    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, stored).version.object();
   }
 
   /**
