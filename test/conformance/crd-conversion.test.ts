@@ -8,7 +8,16 @@
 import { randomBytes } from "node:crypto";
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { collect, crdEstablished, eventually, raw, useSuiteCluster } from "./support.js";
+import type { KubeObject } from "../../src/apimachinery/object.js";
+import { startWebhookServer } from "../../src/control-plane/admission/webhook-server.js";
+import {
+  apiServerSharesLoopback,
+  collect,
+  crdEstablished,
+  eventually,
+  raw,
+  useSuiteCluster,
+} from "./support.js";
 
 const suite = useSuiteCluster();
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -211,5 +220,133 @@ describe("CRD versions and conversion", () => {
     } finally {
       await raw(kc, "DELETE", `${crdPath}/gizmos.${group}`);
     }
+  });
+
+  describe("strategy Webhook", () => {
+    /** v1alpha1 keeps `spec.count` as a string, v1 keeps `spec.size` as an integer. */
+    function webhookCrd(group: string, url: string, caBundle: string) {
+      const schema = (props: Record<string, unknown>) => ({
+        openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: props } } },
+      });
+      return {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: { name: `gizmos.${group}` },
+        spec: {
+          group,
+          scope: "Namespaced",
+          names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo", listKind: "GizmoList" },
+          conversion: {
+            strategy: "Webhook",
+            webhook: { clientConfig: { url, caBundle }, conversionReviewVersions: ["v1"] },
+          },
+          versions: [
+            { name: "v1alpha1", served: true, storage: false, schema: schema({ count: { type: "string" } }) },
+            { name: "v1", served: true, storage: true, schema: schema({ size: { type: "integer" } }) },
+          ],
+        },
+      };
+    }
+
+    /** The conversion both ways, and a mode that renames the object (which kube-apiserver refuses). */
+    function converter(state: { rename: boolean }) {
+      return (obj: KubeObject, desired: string): KubeObject => {
+        const spec = (obj.spec ?? {}) as Record<string, unknown>;
+        const next: KubeObject = { ...obj, apiVersion: desired };
+        if (desired.endsWith("/v1")) next.spec = { size: Number(spec.count ?? 0) };
+        else next.spec = { count: String(spec.size ?? 0) };
+        if (state.rename) next.metadata = { ...obj.metadata, name: "renamed" };
+        return next;
+      };
+    }
+
+    it("round trip: written through v1alpha1, stored and read as v1, read back as v1alpha1", async (ctx) => {
+      if (!apiServerSharesLoopback(suite.cluster)) ctx.skip();
+      const kc = suite.kubeConfig;
+      const state = { rename: false };
+      const server = await startWebhookServer({ convert: converter(state) });
+      const group = freshGroup();
+      try {
+        const ns = await suite.namespace("conversion");
+        const paths = await served(group, ns, webhookCrd(group, server.convertUrl, server.caBundle));
+        const watch = await collect(kc, paths.alpha, {});
+        try {
+          const created = await raw(kc, "POST", paths.alpha, gizmo(group, "v1alpha1", "w", { count: "5" }));
+          expect(created.code, JSON.stringify(created.body)).toBe(201);
+          expect([created.body.apiVersion, created.body.spec]).toEqual([`${group}/v1alpha1`, { count: "5" }]);
+          const asV1 = await raw(kc, "GET", `${paths.v1}/w`);
+          expect([asV1.body.apiVersion, asV1.body.spec]).toEqual([`${group}/v1`, { size: 5 }]);
+          const listed = await raw(kc, "GET", paths.alpha);
+          expect(listed.body.items.map((o: KubeObject) => [o.apiVersion, o.spec])).toEqual([
+            [`${group}/v1alpha1`, { count: "5" }],
+          ]);
+          await eventually(() => watch.events.length >= 1, 20_000, "the ADDED event on the v1alpha1 watch");
+          expect(watch.events.map((e) => [e.type, e.object.apiVersion, e.object.spec])).toEqual([
+            ["ADDED", `${group}/v1alpha1`, { count: "5" }],
+          ]);
+          // An update through v1alpha1 is converted to the storage version as well.
+          const patched = await raw(
+            kc,
+            "PATCH",
+            `${paths.alpha}/w`,
+            JSON.stringify({ spec: { count: "8" } }),
+            "application/merge-patch+json",
+          );
+          expect([patched.code, patched.body.spec]).toEqual([200, { count: "8" }]);
+          expect((await raw(kc, "GET", `${paths.v1}/w`)).body.spec).toEqual({ size: 8 });
+          // What the webhook was sent: ConversionReview v1 requests with a uid, one desired version each.
+          const desired = new Set(server.conversions.map((r) => r.desiredAPIVersion));
+          expect(desired).toEqual(new Set([`${group}/v1`, `${group}/v1alpha1`]));
+          for (const r of server.conversions) {
+            expect(r.uid).toMatch(/^[0-9a-f-]{36}$/);
+            expect(r.objects.every((o) => o.apiVersion !== r.desiredAPIVersion && o.kind === "Gizmo")).toBe(
+              true,
+            );
+          }
+
+          // A webhook that changes the name is refused.
+          state.rename = true;
+          const renamed = await raw(kc, "GET", `${paths.alpha}/w`);
+          expect(renamed.code).toBe(500);
+          expect(renamed.body.message).toContain(
+            `conversion webhook for ${group}/v1, Kind=Gizmo returned invalid object: must have the same name: w != renamed`,
+          );
+        } finally {
+          watch.stop();
+        }
+      } finally {
+        await raw(kc, "DELETE", `${crdPath}/gizmos.${group}`);
+        await server.stop();
+      }
+    });
+
+    it("a webhook that is down fails conversions with kube-apiserver's error", async (ctx) => {
+      if (!apiServerSharesLoopback(suite.cluster)) ctx.skip();
+      const kc = suite.kubeConfig;
+      const server = await startWebhookServer({ convert: converter({ rename: false }) });
+      const group = freshGroup();
+      try {
+        const ns = await suite.namespace("conversion");
+        const paths = await served(group, ns, webhookCrd(group, server.convertUrl, server.caBundle));
+        const made = await raw(kc, "POST", paths.v1, gizmo(group, "v1", "d", { size: 2 }));
+        expect(made.code, JSON.stringify(made.body)).toBe(201);
+        await server.stop();
+        // The storage version needs no conversion; the other one does, and the call fails.
+        expect((await raw(kc, "GET", `${paths.v1}/d`)).body.spec).toEqual({ size: 2 });
+        const down = `Post "${server.convertUrl}?timeout=30s": dial tcp ${new URL(server.url).host}: connect: connection refused`;
+        const got = await raw(kc, "GET", `${paths.alpha}/d`);
+        // kube-apiserver's Status carries no reason here, only the code and the message.
+        expect([got.code, got.body.status, got.body.reason]).toEqual([500, "Failure", undefined]);
+        expect(got.body.message).toContain(`conversion webhook for ${group}/v1, Kind=Gizmo failed: ${down}`);
+        const created = await raw(kc, "POST", paths.alpha, gizmo(group, "v1alpha1", "e", { count: "1" }));
+        expect(created.code).toBe(500);
+        expect(created.body.message).toContain(
+          `conversion webhook for ${group}/v1alpha1, Kind=Gizmo failed: ${down}`,
+        );
+      } finally {
+        await raw(kc, "DELETE", `${crdPath}/gizmos.${group}`);
+        await server.stop();
+      }
+    });
   });
 });

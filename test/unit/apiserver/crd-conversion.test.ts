@@ -171,4 +171,40 @@ describe("multi-version CRDs, conversion strategy None", () => {
     const ok = backend.create(crds, undefined, twoVersionCrd("v1"));
     expect((ok.spec as { conversion: unknown }).conversion).toEqual({ strategy: "None" });
   });
+
+  it("converts objects nested up to the body limit, and answers 400 past it, never overflowing the stack", () => {
+    const { backend, crds, rt } = setup();
+    const crd = twoVersionCrd("v1");
+    for (const v of crd.spec.versions) {
+      v.schema = {
+        openAPIV3Schema: {
+          type: "object",
+          properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      };
+    }
+    backend.create(crds, undefined, crd);
+    const alpha = rt("example.com", "v1alpha1", "widgets");
+    const v1 = rt("example.com", "v1", "widgets");
+    const nested = (levels: number) => {
+      let value: unknown = "leaf";
+      for (let i = 0; i < levels; i++) value = { d: value };
+      return value;
+    };
+    // The object's own levels (object, spec) plus the nest: just within the 1,000-level limit.
+    backend.create(alpha, "default", widget("example.com/v1alpha1", "ok", { d: nested(990) }));
+    let depth = 0;
+    for (
+      let v: unknown = backend.get(v1, "default", "ok").spec;
+      typeof v === "object" && v;
+      v = (v as { d: unknown }).d
+    )
+      depth++;
+    expect(depth).toBe(991);
+    const err = apiError(() =>
+      backend.create(alpha, "default", widget("example.com/v1alpha1", "deep", { d: nested(20_000) })),
+    );
+    expect(err.code).toBe(400);
+    expect(() => backend.get(v1, "default", "deep")).toThrow(/not found/);
+  });
 });

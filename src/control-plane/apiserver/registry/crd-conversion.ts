@@ -134,8 +134,27 @@ function coerce(obj: KubeObject, schema: SchemaProps | undefined): void {
   pruneNonNullableNulls(obj, schema);
 }
 
+/** A copy of a converted object pruned to the target version's schema (what the webhook strategy applies). */
+export function coerceToSchema(obj: KubeObject, schema: SchemaProps | undefined): KubeObject {
+  const copy = cloneJson(obj);
+  coerce(copy, schema);
+  return copy;
+}
+
 /** The structural schema of each version of a CRD, by apiVersion (`group/version`). */
 export type SchemasByApiVersion = ReadonlyMap<string, SchemaProps | undefined>;
+
+/**
+ * A stored object defaulted with the schema of the version it is stored in, as the storage codec's defaulter
+ * does on every read (the same object when that schema has no defaults).
+ */
+export function storedDefaulted(stored: KubeObject, schemas: SchemasByApiVersion): KubeObject {
+  const schema = schemas.get(stored.apiVersion ?? "");
+  if (!schema || !hasDefaults(schema)) return stored;
+  const copy = cloneJson(stored);
+  applyDefaults(copy, schema);
+  return copy;
+}
 
 /**
  * How a stored object reads at one served version with strategy None, as the storage codec of
@@ -149,18 +168,14 @@ export function noneReadConverter(
   apiVersion: string,
   schemas: SchemasByApiVersion,
 ): ((stored: KubeObject) => KubeObject) | undefined {
-  const defaulting = new Map([...schemas].filter(([, s]) => s !== undefined && hasDefaults(s)));
-  if (schemas.size <= 1 && defaulting.size === 0) return undefined;
+  const anyDefaults = [...schemas.values()].some((s) => s !== undefined && hasDefaults(s));
+  if (schemas.size <= 1 && !anyDefaults) return undefined;
   return (stored) => {
-    const from = stored.apiVersion ?? "";
-    const storedDefaults = defaulting.get(from);
-    if (from === apiVersion && !storedDefaults) return stored;
-    const copy = cloneJson(stored);
-    if (storedDefaults) applyDefaults(copy, storedDefaults);
-    if (from !== apiVersion) {
-      copy.apiVersion = apiVersion;
-      coerce(copy, schemas.get(apiVersion));
-    }
+    const defaulted = storedDefaulted(stored, schemas);
+    if (defaulted.apiVersion === apiVersion) return defaulted;
+    const copy = defaulted === stored ? cloneJson(stored) : defaulted;
+    copy.apiVersion = apiVersion;
+    coerce(copy, schemas.get(apiVersion));
     return copy;
   };
 }

@@ -10,9 +10,11 @@ import {
   defaultConversion,
   noneReadConverter,
   noneWriteConverter,
+  type SchemasByApiVersion,
   validateConversion,
   validateStoredVersions,
 } from "./crd-conversion.js";
+import { WebhookConversion } from "./crd-conversion-webhook.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
@@ -235,6 +237,19 @@ function crdStatus(crd: KubeObject, old: KubeObject | undefined, now: string): J
   };
 }
 
+/** The CRD's conversion webhook, when `spec.conversion.strategy` is `Webhook`. */
+function webhookConversionOf(
+  spec: CrdSpec,
+  schemas: SchemasByApiVersion,
+  kind: string,
+): WebhookConversion | undefined {
+  const conversion = isJsonObject(spec.conversion) ? spec.conversion : {};
+  if (conversion.strategy !== "Webhook" || !isJsonObject(conversion.webhook)) return undefined;
+  const clientConfig = conversion.webhook.clientConfig;
+  if (!isJsonObject(clientConfig)) return undefined;
+  return new WebhookConversion(spec.group ?? "", kind, clientConfig, schemas);
+}
+
 /** The resources a (valid, stored) CRD serves: one per served version, with its scope and subresources. */
 export function servedResourcesOf(crd: KubeObject): ServedResource[] {
   const spec = specOf(crd);
@@ -245,13 +260,14 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
   const schemas = new Map(
     (spec.versions ?? []).map((v) => [`${spec.group ?? ""}/${v?.name ?? ""}`, v?.schema?.openAPIV3Schema]),
   );
+  const webhook = webhookConversionOf(spec, schemas, names.kind ?? "");
   for (const v of spec.versions ?? []) {
     if (!v?.name || v.served === false) continue;
     const hasStatus = v.subresources?.status !== undefined && v.subresources?.status !== null;
     const schema = v.schema?.openAPIV3Schema;
     const subresources = hasStatus ? ["status"] : [];
     const apiVersion = `${spec.group ?? ""}/${v.name}`;
-    const fromStorage = noneReadConverter(apiVersion, schemas);
+    const fromStorage = webhook ? webhook.readConverter(apiVersion) : noneReadConverter(apiVersion, schemas);
     const resource: ServedResource = {
       type: defineResourceType({
         group: spec.group ?? "",
@@ -274,7 +290,10 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       // Reads from storage are converted to this version and defaulted (objects stored before a default
       // was added show it); writes are stored in the storage version (crd-conversion.ts).
       ...(fromStorage ? { fromStorage } : {}),
-      toStorage: noneWriteConverter(apiVersion, storageApiVersion, storage?.schema?.openAPIV3Schema),
+      toStorage: webhook
+        ? webhook.writeConverter(apiVersion, storageApiVersion)
+        : noneWriteConverter(apiVersion, storageApiVersion, storage?.schema?.openAPIV3Schema),
+      ...(webhook ? { conversionWebhook: webhook } : {}),
       ...(schema ? { schemaCheck: customObjectCheck(schema) } : {}),
     };
     out.push(resource);
