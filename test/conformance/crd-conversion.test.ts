@@ -217,6 +217,15 @@ describe("CRD versions and conversion", () => {
         }),
       );
       expect([dropped.code, dropped.body.status?.storedVersions]).toEqual([200, ["v1"]]);
+
+      // A /status write that empties the list gets the storage version back (the v1 defaulting of a CRD).
+      const emptied = await raw(
+        kc,
+        "PUT",
+        `${crdPath}/${name}/status`,
+        JSON.stringify({ ...dropped.body, status: { ...dropped.body.status, storedVersions: [] } }),
+      );
+      expect([emptied.code, emptied.body.status?.storedVersions]).toEqual([200, ["v1"]]);
     } finally {
       await raw(kc, "DELETE", `${crdPath}/gizmos.${group}`);
     }

@@ -133,6 +133,23 @@ describe("multi-version CRDs, conversion strategy None", () => {
       metadata: { name: "widgets.example.com", resourceVersion: migrated.metadata?.resourceVersion },
     });
     expect((after.status as { storedVersions: string[] }).storedVersions).toEqual(["v1"]);
+    // A /status write is not checked against spec.versions, and an empty list is defaulted to the storage version.
+    const emptied = backend.update(
+      crds,
+      undefined,
+      "widgets.example.com",
+      { ...after, status: { ...(after.status as object), storedVersions: [] } },
+      { subresource: "status" },
+    );
+    expect((emptied.status as { storedVersions: string[] }).storedVersions).toEqual(["v1"]);
+    const unchecked = backend.update(
+      crds,
+      undefined,
+      "widgets.example.com",
+      { ...emptied, status: { ...(emptied.status as object), storedVersions: ["v1", "v0"] } },
+      { subresource: "status" },
+    );
+    expect((unchecked.status as { storedVersions: string[] }).storedVersions).toEqual(["v1", "v0"]);
   });
 
   it("validates spec.conversion with kube-apiserver's paths and messages", () => {

@@ -39,6 +39,21 @@ export function defaultConversion(spec: JsonObject): void {
   if (isJsonObject(service) && service.port === undefined) service.port = 443;
 }
 
+/**
+ * `SetDefaults_CustomResourceDefinition` for the status: an empty or absent `status.storedVersions` becomes the
+ * storage version (so a /status write that empties it gets the storage version back).
+ */
+export function defaultStoredVersions(crd: KubeObject): void {
+  const status = isJsonObject(crd.status) ? crd.status : undefined;
+  const stored = status?.storedVersions;
+  if (Array.isArray(stored) && stored.length > 0) return;
+  const spec = isJsonObject(crd.spec) ? crd.spec : {};
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  const storage = versions.find((v) => isJsonObject(v) && v.storage === true) as JsonObject | undefined;
+  if (typeof storage?.name !== "string") return;
+  crd.status = { ...(status ?? {}), storedVersions: [storage.name] };
+}
+
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.map((s) => String(s)) : [];
 }

@@ -8,6 +8,7 @@ import { decodeError, type FieldErrors, renderValue } from "../validation/field-
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
 import {
   defaultConversion,
+  defaultStoredVersions,
   noneReadConverter,
   noneWriteConverter,
   type SchemasByApiVersion,
@@ -58,7 +59,12 @@ export function isProtectedGroup(group: string): boolean {
 }
 
 /** Validates a CustomResourceDefinition's basics (`ValidateCustomResourceDefinition`, reduced). */
-export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
+export function validateCrd(
+  crd: KubeObject,
+  errs: FieldErrors,
+  old: KubeObject | undefined,
+  subresource?: string,
+): void {
   const spec = specOf(crd);
   const names = spec.names ?? {};
   if (!spec.group) errs.required("spec.group");
@@ -103,7 +109,9 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
     );
   }
   validateConversion(spec.conversion, errs);
-  if (isJsonObject(crd.status) && Array.isArray(crd.status.storedVersions)) {
+  // Not on a /status write (`ValidateUpdateCustomResourceDefinitionStatus`): a storage migration edits the list
+  // there, and the next spec write adds the storage version back if it was removed.
+  if (subresource !== "status" && isJsonObject(crd.status) && Array.isArray(crd.status.storedVersions)) {
     const stored = crd.status.storedVersions.map(String);
     const storageVersion = versions.find((v) => isJsonObject(v) && v.storage === true)?.name;
     validateStoredVersions(
@@ -184,13 +192,19 @@ export class CrdStrategy extends BasicStrategy {
     obj.status = crdStatus(obj, old, rfc3339(this.clock.now()));
   }
 
-  override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
-    validateCrd(obj, errs, old);
+  override validate(
+    obj: KubeObject,
+    errs: FieldErrors,
+    old: KubeObject | undefined,
+    subresource?: string,
+  ): void {
+    validateCrd(obj, errs, old, subresource);
   }
 
   /** Rules that do not decode into Go's `ValidationRule` are a 400, as kube-apiserver's decoder answers. */
   override decode(obj: KubeObject): void {
     if (isJsonObject(obj.spec)) defaultConversion(obj.spec);
+    defaultStoredVersions(obj);
     for (const v of specOf(obj).versions ?? []) {
       const why = isJsonObject(v) ? ruleDecodeError(v.schema?.openAPIV3Schema) : undefined;
       if (why) throw decodeError("CustomResourceDefinition", "v1", why);

@@ -543,7 +543,7 @@ export class Store {
     if (old.metadata?.deletionTimestamp) {
       validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
     }
-    s.validate(next, errs, old);
+    s.validate(next, errs, old, sub === "" ? undefined : sub);
     served.schemaCheck?.(next, errs, old, req.fields.warnings);
     errs.throwIfAny(rt.kind, rt.group, name);
     return this.commitUpdate(served, ns, cur, next, req.dryRun ?? false);
