@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StatusError } from "../../../src/apimachinery/errors.js";
 import type { KubeObject } from "../../../src/apimachinery/object.js";
+import { startWebhookServer } from "../../../src/control-plane/admission/webhook-server.js";
 import { WebhookConversion } from "../../../src/control-plane/apiserver/registry/crd-conversion-webhook.js";
 import { generateServingCertificates } from "../../../src/control-plane/apiserver/tls.js";
 import type { SchemaProps } from "../../../src/control-plane/apiserver/validation/openapi-schema.js";
@@ -233,5 +234,36 @@ describe("conversion webhook answers", () => {
     expect(err.status.message).toBe(
       'conversion webhook for example.com/v1, Kind=Widget failed: Post "https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused',
     );
+  });
+
+  it("startWebhookServer's convert handler answers reviews, and a handler that throws answers Failure", async () => {
+    const learner = await startWebhookServer({
+      convert: (obj, desired) => {
+        if ((obj.spec as { size: number }).size < 0) throw new Error("size must not be negative");
+        return { ...obj, apiVersion: desired, spec: { count: String((obj.spec as { size: number }).size) } };
+      },
+    });
+    try {
+      const conv = new WebhookConversion(
+        "example.com",
+        "Widget",
+        { url: learner.convertUrl, caBundle: learner.caBundle },
+        new Map(),
+      );
+      const out = await conv.run("example.com/v1alpha1", true, () => stored);
+      expect([out.apiVersion, out.spec]).toEqual(["example.com/v1alpha1", { count: "2" }]);
+      const err = await failureOf(
+        conv.run("example.com/v1alpha1", true, () => ({ ...stored, spec: { size: -1 } })),
+      );
+      expect(err.status.message).toBe(
+        "conversion webhook for example.com/v1, Kind=Widget failed: size must not be negative",
+      );
+      expect(learner.conversions.map((r) => [r.desiredAPIVersion, r.objects.length])).toEqual([
+        ["example.com/v1alpha1", 1],
+        ["example.com/v1alpha1", 1],
+      ]);
+    } finally {
+      await learner.stop();
+    }
   });
 });
