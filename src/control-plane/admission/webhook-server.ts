@@ -13,6 +13,11 @@
  * await server.stop();
  * ```
  *
+ * A `convert` function serves CRD conversion (controller-runtime's conversion webhook, `/convert`): it gets each
+ * object of a ConversionReview v1 and the `desiredAPIVersion`, and returns the object in that version; the server
+ * answers with the review's uid, `result.status: Success` and the converted objects in order. Put `convertUrl` and
+ * `caBundle` in the CRD's `spec.conversion.webhook.clientConfig`.
+ *
  * Guarantees: a handler that throws answers `allowed: false` with code 500 (controller-runtime's `Errored`); a
  * body that is not an AdmissionReview is a 400 with no review (kube-apiserver then treats the call as failed and
  * applies the webhook's failurePolicy); every connection is closed by `stop()`.
@@ -65,12 +70,32 @@ export interface AdmissionResponse {
 /** A validating or mutating handler. */
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponse | Promise<AdmissionResponse>;
 
+/** The `request` of a ConversionReview v1 (k8s.io/apiextensions-apiserver `ConversionRequest`). */
+export interface ConversionRequest {
+  uid: string;
+  /** The version to convert to, `group/version`. */
+  desiredAPIVersion: string;
+  objects: KubeObject[];
+}
+
+/**
+ * A conversion handler: returns `object` in `desiredAPIVersion` (its apiVersion set to it). It must keep the
+ * object's kind, name, namespace and uid; kube-apiserver keeps only labels and annotations of the answer's
+ * metadata. A throw answers the whole review with `result.status: Failure` and the error's message.
+ */
+export type ConversionHandler = (
+  object: KubeObject,
+  desiredAPIVersion: string,
+) => KubeObject | Promise<KubeObject>;
+
 /** Options of {@link startWebhookServer}. */
 export interface WebhookServerOptions {
   /** Served at `/validate`. */
   validate?: AdmissionHandler;
   /** Served at `/mutate`. */
   mutate?: AdmissionHandler;
+  /** Served at `/convert` (CRD conversion). */
+  convert?: ConversionHandler;
   /** Port on 127.0.0.1 (default: any free port). */
   port?: number;
 }
@@ -83,12 +108,16 @@ export interface WebhookServer {
   readonly validateUrl: string;
   /** `<url>/mutate`, for a MutatingWebhookConfiguration's `clientConfig.url`. */
   readonly mutateUrl: string;
+  /** `<url>/convert`, for a CRD's `spec.conversion.webhook.clientConfig.url`. */
+  readonly convertUrl: string;
   /** The CA certificate, base64 PEM, for `clientConfig.caBundle`. */
   readonly caBundle: string;
   /** The CA certificate as PEM (to call the server yourself). */
   readonly caPem: string;
   /** Reviews received so far, newest last (to look at what kube-apiserver sends). */
   readonly received: readonly AdmissionRequest[];
+  /** ConversionReview requests received so far, newest last. */
+  readonly conversions: readonly ConversionRequest[];
   /** Stops listening and closes every connection. Idempotent. */
   stop(): Promise<void>;
 }
@@ -199,6 +228,48 @@ async function review(handler: AdmissionHandler, request: AdmissionRequest): Pro
   return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response };
 }
 
+/** Reads a ConversionReview and answers it; a body that is not one is a 400. */
+function serveConversion(
+  handler: ConversionHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  seen: ConversionRequest[],
+): void {
+  readBody(req)
+    .then(async (text) => {
+      let request: ConversionRequest | undefined;
+      try {
+        request = (JSON.parse(text) as { request?: ConversionRequest }).request;
+      } catch {
+        request = undefined;
+      }
+      if (!isObject(request) || typeof request.uid !== "string" || !Array.isArray(request.objects)) {
+        send(res, 400, { message: "the body is not a ConversionReview with a request" });
+        return;
+      }
+      seen.push(request);
+      send(res, 200, await conversionReview(handler, request));
+    })
+    .catch(() => {
+      if (!res.headersSent) send(res, 400, { message: "could not read the request" });
+    });
+}
+
+/** The ConversionReview answer to one request (controller-runtime's conversion `webhook.ServeHTTP`). */
+async function conversionReview(handler: ConversionHandler, request: ConversionRequest): Promise<unknown> {
+  const response: Record<string, unknown> = { uid: request.uid };
+  try {
+    const converted: KubeObject[] = [];
+    for (const obj of request.objects) converted.push(await handler(obj, request.desiredAPIVersion));
+    response.convertedObjects = converted;
+    response.result = { status: "Success" };
+  } catch (err) {
+    response.convertedObjects = [];
+    response.result = { status: "Failure", message: err instanceof Error ? err.message : String(err) };
+  }
+  return { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", response };
+}
+
 /**
  * Starts a webhook server on 127.0.0.1 (controller-runtime's `webhook.Server.Start`), with a serving
  * certificate for `127.0.0.1` and `localhost` signed by a CA made for it.
@@ -206,12 +277,17 @@ async function review(handler: AdmissionHandler, request: AdmissionRequest): Pro
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
   const certs = await generateServingCertificates({ dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"] });
   const received: AdmissionRequest[] = [];
+  const conversions: ConversionRequest[] = [];
   const handlers: Record<string, AdmissionHandler | undefined> = {
     "/validate": options.validate,
     "/mutate": options.mutate,
   };
   const server: Server = createServer({ key: certs.keyPem, cert: certs.certPem }, (req, res) => {
     const path = new URL(req.url ?? "/", "https://127.0.0.1").pathname;
+    if (path === "/convert" && req.method === "POST" && options.convert) {
+      serveConversion(options.convert, req, res, conversions);
+      return;
+    }
     const handler = handlers[path];
     if (req.method !== "POST" || handler === undefined) {
       send(res, 404, { message: `no webhook at ${req.method} ${path}` });
@@ -251,9 +327,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     url,
     validateUrl: `${url}/validate`,
     mutateUrl: `${url}/mutate`,
+    convertUrl: `${url}/convert`,
     caBundle: Buffer.from(certs.caPem).toString("base64"),
     caPem: certs.caPem,
     received,
+    conversions,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

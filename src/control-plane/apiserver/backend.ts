@@ -17,6 +17,7 @@ import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { WebhookAdmission } from "./admission/webhooks/pipeline.js";
 import { responseError } from "./errors.js";
 import { builtinResources } from "./registry/builtin-resources.js";
+import { ConversionPending, type WebhookConversion } from "./registry/crd-conversion-webhook.js";
 import { CrdLifecycle } from "./registry/crd-lifecycle.js";
 import { ResourceRegistry } from "./registry/resource-registry.js";
 import type { ServedResource } from "./registry/served-resource.js";
@@ -129,6 +130,11 @@ export class Backend implements ApiBackend {
 
   onResourcesChanged(listener: () => void): () => void {
     return this.registry.onChange(listener);
+  }
+
+  /** The conversion webhook of a custom resource whose CRD converts through one (the HTTP handlers use it). */
+  conversionWebhook(rt: ResourceType): WebhookConversion | undefined {
+    return this.registry.resolve(rt)?.conversionWebhook;
   }
 
   get(rt: ResourceType, namespace: string | undefined, name: string, opts?: GetOptions): KubeObject {
@@ -283,6 +289,8 @@ function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
+    // A conversion webhook round that stopped (see crd-conversion-webhook.ts): its runner calls the webhook.
+    if (err instanceof ConversionPending) throw err;
     throw responseError(err);
   }
 }
@@ -292,6 +300,7 @@ async function guardAsync<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (err instanceof ConversionPending) throw err;
     throw responseError(err);
   }
 }

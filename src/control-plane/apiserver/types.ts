@@ -201,6 +201,16 @@ export interface EncodedList {
  * The storage-and-semantics backend behind the HTTP layer. Every method either returns or throws an
  * {@link StatusError} carrying a Kubernetes `Status`; nothing else escapes.
  */
+/**
+ * Runs a custom resource's verbs with its CRD's conversion webhook (`registry/crd-conversion-webhook.ts`):
+ * `run` calls `fn` (one or more times) and converts its result to `target` (`group/version`); `watchSink`
+ * converts each watch event's object before passing it on.
+ */
+export interface ConversionRunner {
+  run<T>(target: string, deferred: boolean, fn: () => T | Promise<T>): Promise<T>;
+  watchSink(target: string, sink: WatchSink): WatchSink;
+}
+
 export interface ApiBackend {
   /** Every resource currently served (built-ins plus established CRDs). */
   resourceTypes(): ResourceType[];
@@ -246,6 +256,12 @@ export interface ApiBackend {
    * webhook is an HTTPS call). Absent, the handlers use the synchronous verbs above, which call no webhook.
    */
   webhookWrites?: WebhookWrites;
+
+  /**
+   * Optional: the conversion webhook of a custom resource whose CRD has `spec.conversion.strategy: Webhook`.
+   * The HTTP handlers run that resource's verbs through it (the webhook is an HTTPS call).
+   */
+  conversionWebhook?(rt: ResourceType): ConversionRunner | undefined;
 
   /** Current global revision (the newest resourceVersion handed out). */
   currentRevision(): number;

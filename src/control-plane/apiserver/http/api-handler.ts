@@ -233,7 +233,10 @@ export class ApiHandler {
     });
     let handle: WatchHandle;
     try {
-      handle = this.opts.backend.watch(rt, namespace, watchOpts, stream);
+      // A CRD with a conversion webhook: each event's object is converted on its way to the stream.
+      const conversion = this.opts.backend.conversionWebhook?.(rt);
+      const sink = conversion ? conversion.watchSink(`${rt.group}/${rt.version}`, stream) : stream;
+      handle = this.opts.backend.watch(rt, namespace, watchOpts, sink);
     } catch (err) {
       // Before the first event the failure is still an ordinary HTTP error response.
       if (!reply.started) {

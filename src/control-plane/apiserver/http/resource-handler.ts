@@ -8,6 +8,7 @@ import { badRequest, methodNotAllowed, type Status, StatusError } from "../../..
 import type { KubeObject } from "../../../apimachinery/object.js";
 import { methodNotRouted } from "../errors.js";
 import { managerFromUserAgent } from "../fieldmanager/manager-name.js";
+import { cloneJson } from "../json.js";
 import { handOverBody } from "../registry/decode-body.js";
 import type { ApiBackend, ResourceType, WriteOptions } from "../types.js";
 import {
@@ -151,6 +152,26 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
   const rt = resolveResource(backend, info);
   const ns = info.namespace;
   const name = info.name as string;
+  // A CRD with a conversion webhook: each verb runs through it (see registry/crd-conversion-webhook.ts), with a
+  // fresh copy of the body per round and the warnings of the last round only.
+  const conversion = backend.conversionWebhook?.(rt);
+  const target = rt.group === "" ? rt.version : `${rt.group}/${rt.version}`;
+  const converted = async <T>(
+    deferred: boolean,
+    opts: { warnings?: string[] } | undefined,
+    fn: () => T | Promise<T>,
+  ): Promise<T> => {
+    if (!conversion) return fn();
+    const before = opts?.warnings ? [...opts.warnings] : undefined;
+    return conversion.run(target, deferred, () => {
+      if (opts) {
+        if (before) opts.warnings = [...before];
+        else delete opts.warnings;
+      }
+      return fn();
+    });
+  };
+  const fresh = <T>(body: T): T => (conversion ? cloneJson(body) : body);
   switch (info.verb) {
     case "get": {
       const resourceVersion = query.get("resourceVersion");
@@ -159,7 +180,8 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
         reply.json(200, backend.table(rt, ns, name, opts, query.get("includeObject") || undefined));
         return;
       }
-      reply.json(200, backend.get(rt, ns, name, resourceVersion ? { resourceVersion } : {}));
+      const getOpts = resourceVersion ? { resourceVersion } : {};
+      reply.json(200, await converted(true, undefined, () => backend.get(rt, ns, name, getOpts)));
       return;
     }
     case "list":
@@ -170,7 +192,8 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
           return;
         }
         // The backend's listJson fast path concatenates stored item bytes instead of re-serializing.
-        reply.json(200, backend.listJson ? backend.listJson(rt, ns, opts) : backend.list(rt, ns, opts));
+        if (conversion) reply.json(200, await converted(true, undefined, () => backend.list(rt, ns, opts)));
+        else reply.json(200, backend.listJson ? backend.listJson(rt, ns, opts) : backend.list(rt, ns, opts));
       }
       return;
     case "watch":
@@ -186,9 +209,11 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const created = backend.webhookWrites
-        ? await backend.webhookWrites.create(rt, ns, obj, opts)
-        : backend.create(rt, ns, obj, opts);
+      const created = await converted(false, opts, () =>
+        backend.webhookWrites
+          ? backend.webhookWrites.create(rt, ns, fresh(obj), opts)
+          : backend.create(rt, ns, fresh(obj), opts),
+      );
       reply.warn(...(opts.warnings ?? []));
       reply.json(201, created);
       return;
@@ -201,9 +226,11 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       // Parsed for this request alone: the registry may keep it without a copy.
       const obj = handOverBody(checkBodyAgainstPath(value, info));
       if (duplicates.length > 0) opts.duplicateFields = duplicates;
-      const updated = backend.webhookWrites
-        ? await backend.webhookWrites.update(rt, ns, name, obj, opts)
-        : backend.update(rt, ns, name, obj, opts);
+      const updated = await converted(false, opts, () =>
+        backend.webhookWrites
+          ? backend.webhookWrites.update(rt, ns, name, fresh(obj), opts)
+          : backend.update(rt, ns, name, fresh(obj), opts),
+      );
       reply.warn(...(opts.warnings ?? []));
       reply.json(200, updated);
       return;
@@ -222,9 +249,11 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       } else {
         requireObject(patch, "patch");
       }
-      const patched = backend.webhookWrites
-        ? await backend.webhookWrites.patch(rt, ns, name, type, patch, opts)
-        : backend.patch(rt, ns, name, type, patch, opts);
+      const patched = await converted(false, opts, () =>
+        backend.webhookWrites
+          ? backend.webhookWrites.patch(rt, ns, name, type, fresh(patch), opts)
+          : backend.patch(rt, ns, name, type, fresh(patch), opts),
+      );
       reply.warn(...(opts.warnings ?? []));
       reply.json(opts.created ? 201 : 200, patched);
       return;
@@ -232,9 +261,12 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
     case "delete": {
       const opts = deleteOptionsFrom(query, await optionalJson(req));
       const warnings: string[] = [];
-      const obj = backend.webhookWrites
-        ? await backend.webhookWrites.delete(rt, ns, name, opts, warnings)
-        : backend.delete(rt, ns, name, opts);
+      const obj = await converted(false, undefined, () => {
+        warnings.length = 0;
+        return backend.webhookWrites
+          ? backend.webhookWrites.delete(rt, ns, name, opts, warnings)
+          : backend.delete(rt, ns, name, opts);
+      });
       reply.warn(...warnings);
       reply.json(200, wasRemoved(obj) && isBuiltinGroup(rt.group) ? deletedStatus(rt, obj) : obj);
       return;
@@ -244,9 +276,12 @@ export async function serveResourceRequest(r: ResourceRequest): Promise<void> {
       const listOpts = listOptionsFrom(query);
       const deleteOpts = deleteOptionsFrom(query, body);
       const warnings: string[] = [];
-      const list = backend.webhookWrites
-        ? await backend.webhookWrites.deleteCollection(rt, ns, listOpts, deleteOpts, warnings)
-        : backend.deleteCollection(rt, ns, listOpts, deleteOpts);
+      const list = await converted(false, undefined, () => {
+        warnings.length = 0;
+        return backend.webhookWrites
+          ? backend.webhookWrites.deleteCollection(rt, ns, listOpts, deleteOpts, warnings)
+          : backend.deleteCollection(rt, ns, listOpts, deleteOpts);
+      });
       reply.warn(...warnings);
       reply.json(200, list);
       return;

@@ -6,11 +6,20 @@ import { ruleDecodeError, validateSchemaRules } from "../validation/cel/crd-rule
 import { RuleValidator } from "../validation/cel/validate.js";
 import { decodeError, type FieldErrors, renderValue } from "../validation/field-errors.js";
 import { type SchemaProps, validateCustomObject } from "../validation/openapi-schema.js";
+import {
+  defaultConversion,
+  defaultStoredVersions,
+  noneReadConverter,
+  noneWriteConverter,
+  type SchemasByApiVersion,
+  validateConversion,
+  validateStoredVersions,
+} from "./crd-conversion.js";
+import { WebhookConversion } from "./crd-conversion-webhook.js";
 import { CustomResourceStrategy } from "./custom-resource-strategy.js";
 import { CUSTOM_RESOURCE_VERBS, defineResourceType } from "./resource-type.js";
 import type { ServedResource } from "./served-resource.js";
 import { BasicStrategy } from "./strategy.js";
-import { defaultedCopy, hasDefaults } from "./structural-defaults.js";
 import type { PrinterColumn } from "./table.js";
 import { rfc3339 } from "./time.js";
 
@@ -18,6 +27,7 @@ import { rfc3339 } from "./time.js";
 interface CrdSpec {
   group?: string;
   scope?: string;
+  conversion?: unknown;
   names?: {
     plural?: string;
     singular?: string;
@@ -49,7 +59,12 @@ export function isProtectedGroup(group: string): boolean {
 }
 
 /** Validates a CustomResourceDefinition's basics (`ValidateCustomResourceDefinition`, reduced). */
-export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
+export function validateCrd(
+  crd: KubeObject,
+  errs: FieldErrors,
+  old: KubeObject | undefined,
+  subresource?: string,
+): void {
   const spec = specOf(crd);
   const names = spec.names ?? {};
   if (!spec.group) errs.required("spec.group");
@@ -91,6 +106,19 @@ export function validateCrd(crd: KubeObject, errs: FieldErrors, old: KubeObject 
       "spec.versions",
       renderValue(versions.map((v) => v?.name)),
       "must have exactly one version marked as storage version",
+    );
+  }
+  validateConversion(spec.conversion, errs);
+  // Not on a /status write (`ValidateUpdateCustomResourceDefinitionStatus`): a storage migration edits the list
+  // there, and the next spec write adds the storage version back if it was removed.
+  if (subresource !== "status" && isJsonObject(crd.status) && Array.isArray(crd.status.storedVersions)) {
+    const stored = crd.status.storedVersions.map(String);
+    const storageVersion = versions.find((v) => isJsonObject(v) && v.storage === true)?.name;
+    validateStoredVersions(
+      stored,
+      versions.map((v) => v?.name ?? ""),
+      storageVersion,
+      errs,
     );
   }
   if (old) {
@@ -164,12 +192,19 @@ export class CrdStrategy extends BasicStrategy {
     obj.status = crdStatus(obj, old, rfc3339(this.clock.now()));
   }
 
-  override validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void {
-    validateCrd(obj, errs, old);
+  override validate(
+    obj: KubeObject,
+    errs: FieldErrors,
+    old: KubeObject | undefined,
+    subresource?: string,
+  ): void {
+    validateCrd(obj, errs, old, subresource);
   }
 
   /** Rules that do not decode into Go's `ValidationRule` are a 400, as kube-apiserver's decoder answers. */
   override decode(obj: KubeObject): void {
+    if (isJsonObject(obj.spec)) defaultConversion(obj.spec);
+    defaultStoredVersions(obj);
     for (const v of specOf(obj).versions ?? []) {
       const why = isJsonObject(v) ? ruleDecodeError(v.schema?.openAPIV3Schema) : undefined;
       if (why) throw decodeError("CustomResourceDefinition", "v1", why);
@@ -216,16 +251,37 @@ function crdStatus(crd: KubeObject, old: KubeObject | undefined, now: string): J
   };
 }
 
+/** The CRD's conversion webhook, when `spec.conversion.strategy` is `Webhook`. */
+function webhookConversionOf(
+  spec: CrdSpec,
+  schemas: SchemasByApiVersion,
+  kind: string,
+): WebhookConversion | undefined {
+  const conversion = isJsonObject(spec.conversion) ? spec.conversion : {};
+  if (conversion.strategy !== "Webhook" || !isJsonObject(conversion.webhook)) return undefined;
+  const clientConfig = conversion.webhook.clientConfig;
+  if (!isJsonObject(clientConfig)) return undefined;
+  return new WebhookConversion(spec.group ?? "", kind, clientConfig, schemas);
+}
+
 /** The resources a (valid, stored) CRD serves: one per served version, with its scope and subresources. */
 export function servedResourcesOf(crd: KubeObject): ServedResource[] {
   const spec = specOf(crd);
   const names = spec.names ?? {};
   const out: ServedResource[] = [];
+  const storage = (spec.versions ?? []).find((v) => v?.storage === true);
+  const storageApiVersion = `${spec.group ?? ""}/${storage?.name ?? ""}`;
+  const schemas = new Map(
+    (spec.versions ?? []).map((v) => [`${spec.group ?? ""}/${v?.name ?? ""}`, v?.schema?.openAPIV3Schema]),
+  );
+  const webhook = webhookConversionOf(spec, schemas, names.kind ?? "");
   for (const v of spec.versions ?? []) {
     if (!v?.name || v.served === false) continue;
     const hasStatus = v.subresources?.status !== undefined && v.subresources?.status !== null;
     const schema = v.schema?.openAPIV3Schema;
     const subresources = hasStatus ? ["status"] : [];
+    const apiVersion = `${spec.group ?? ""}/${v.name}`;
+    const fromStorage = webhook ? webhook.readConverter(apiVersion) : noneReadConverter(apiVersion, schemas);
     const resource: ServedResource = {
       type: defineResourceType({
         group: spec.group ?? "",
@@ -245,10 +301,13 @@ export function servedResourcesOf(crd: KubeObject): ServedResource[] {
       crd: crd.metadata?.name ?? "",
       printerColumns: printerColumnsOf(v.additionalPrinterColumns),
       ...(schema ? { openAPIV3Schema: schema } : {}),
-      // Reads from storage are defaulted too, so objects stored before a default was added show it.
-      ...(schema && hasDefaults(schema)
-        ? { fromStorage: (stored: KubeObject) => defaultedCopy(stored, schema) }
-        : {}),
+      // Reads from storage are converted to this version and defaulted (objects stored before a default
+      // was added show it); writes are stored in the storage version (crd-conversion.ts).
+      ...(fromStorage ? { fromStorage } : {}),
+      toStorage: webhook
+        ? webhook.writeConverter(apiVersion, storageApiVersion)
+        : noneWriteConverter(apiVersion, storageApiVersion, storage?.schema?.openAPIV3Schema),
+      ...(webhook ? { conversionWebhook: webhook } : {}),
       ...(schema ? { schemaCheck: customObjectCheck(schema) } : {}),
     };
     out.push(resource);

@@ -43,6 +43,7 @@ import type {
 import { FieldErrors } from "../validation/field-errors.js";
 import { validateNoNewFinalizers, validateObjectMeta } from "../validation/object-meta.js";
 import { applyWrite, validatePatchOptions } from "./apply-write.js";
+import { deferringConversion } from "./crd-conversion-webhook.js";
 import { decodeBody } from "./decode-body.js";
 import { finalizersForDeletion, isDryRunAll } from "./deletion-policy.js";
 import { fieldManagerScope } from "./field-manager-scope.js";
@@ -131,6 +132,25 @@ export interface AppliedWrite {
 const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 const MAX_GENERATED_PREFIX = 58;
 const GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * The answer of a write, read after it committed: a conversion webhook's call for it comes after the write
+ * (`deferringConversion`), never stopping a round that has already written.
+ */
+function presentWritten(obj: KubeObject, served: ServedResource): KubeObject {
+  return served.conversionWebhook ? deferringConversion(() => present(obj, served)) : present(obj, served);
+}
+
+/**
+ * How a watch shows a stored object. Events are delivered while the write that caused them commits, inside
+ * that request's conversion round: a conversion webhook's call for them is deferred to the watch's own sink.
+ */
+function watchConverter(
+  served: ServedResource,
+  fromStorage: (stored: KubeObject) => KubeObject,
+): (stored: KubeObject) => KubeObject {
+  return served.conversionWebhook ? (o) => deferringConversion(() => fromStorage(o)) : fromStorage;
+}
 
 /**
  * The registry store every verb goes through, after kube-apiserver's `genericregistry.Store`
@@ -223,7 +243,7 @@ export class Store {
         kind: rt.kind,
         bookmarks: opts.allowWatchBookmarks === true,
         rewriteApiVersion: this.ctx.registry.byStorageId(id).length > 1,
-        ...(served.fromStorage ? { convert: served.fromStorage } : {}),
+        ...(served.fromStorage ? { convert: watchConverter(served, served.fromStorage) } : {}),
       },
       {
         resourceVersion: rv,
@@ -241,7 +261,7 @@ export class Store {
     body: unknown,
     opts: WriteOptions & AppliedWrite = {},
   ): KubeObject {
-    return present(this.createStored(served, namespace, body, opts), served);
+    return presentWritten(this.createStored(served, namespace, body, opts), served);
   }
 
   /** PUT (`Store.Update`): replaces an object (or its `/status` or `/finalize` subresource). */
@@ -252,7 +272,7 @@ export class Store {
     body: unknown,
     opts: WriteOptions = {},
   ): KubeObject {
-    return present(this.updateStored(served, namespace, name, body, opts), served);
+    return presentWritten(this.updateStored(served, namespace, name, body, opts), served);
   }
 
   /**
@@ -284,14 +304,17 @@ export class Store {
         create: (obj, o) => this.createStored(served, namespace, obj, o),
         update: (obj, o) => this.updateStored(served, namespace, name, obj, o),
       });
-      return present(applied, served);
+      return presentWritten(applied, served);
     }
     const current = present(this.current(served, namespace, name).object(), served);
     const patched = applyPatch(type, current, patch, { customResource: served.crd !== undefined });
     if (!isJsonObject(patched)) throw badRequest("the patched object must be a JSON object");
     // Body and stored object are each within the limit, but a JSON patch can stack one on the other.
     if (userContentTooDeep(patched)) throw patchedTooDeep();
-    return present(this.updateStored(served, namespace, name, patched, { ...opts, fromPatch: true }), served);
+    return presentWritten(
+      this.updateStored(served, namespace, name, patched, { ...opts, fromPatch: true }),
+      served,
+    );
   }
 
   /**
@@ -305,7 +328,7 @@ export class Store {
     opts: DeleteOptions = {},
     hooks?: WriteHooks,
   ): KubeObject {
-    return present(this.deleteStored(served, namespace, name, opts, hooks), served);
+    return presentWritten(this.deleteStored(served, namespace, name, opts, hooks), served);
   }
 
   /**
@@ -420,7 +443,8 @@ export class Store {
       if (typeof sentVersion === "string" && sentVersion !== "") meta.resourceVersion = sentVersion;
       return obj;
     }
-    const created = this.ctx.store.put(storageId(rt), key, ns, obj).version.object();
+    const stored = served.toStorage ? served.toStorage(obj) : obj;
+    const created = this.ctx.store.put(storageId(rt), key, ns, stored).version.object();
     s.afterCreate(created);
     return created;
   }
@@ -519,7 +543,7 @@ export class Store {
     if (old.metadata?.deletionTimestamp) {
       validateNoNewFinalizers(next.metadata?.finalizers, old.metadata.finalizers, errs);
     }
-    s.validate(next, errs, old);
+    s.validate(next, errs, old, sub === "" ? undefined : sub);
     served.schemaCheck?.(next, errs, old, req.fields.warnings);
     errs.throwIfAny(rt.kind, rt.group, name);
     return this.commitUpdate(served, ns, cur, next, req.dryRun ?? false);
@@ -538,6 +562,9 @@ export class Store {
   ): KubeObject {
     const old = cur.object();
     next.metadata!.resourceVersion = old.metadata?.resourceVersion;
+    // Compared in the storage version, as the storage layer compares the encoded bytes: an object stored in an
+    // older storage version is rewritten even by an update that changes nothing.
+    if (served.toStorage) next = served.toStorage(next);
     if (jsonEqual(next, old)) return old;
     if (dryRun) return next;
     const id = storageId(served.type);
@@ -602,7 +629,8 @@ export class Store {
     }
     if (jsonEqual(next, old) || dryRun) return dryRun ? next : old;
     delete meta.resourceVersion;
-    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, next).version.object();
+    const stored = served.toStorage ? served.toStorage(next) : next;
+    return this.ctx.store.put(storageId(rt), joinKey(ns, name), ns, stored).version.object();
   }
 
   /**

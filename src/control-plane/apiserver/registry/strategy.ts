@@ -35,8 +35,8 @@ export interface Strategy {
   prepareForStatusUpdate(body: KubeObject, old: KubeObject): KubeObject;
   /** Whether this main-endpoint update bumps metadata.generation. */
   bumpsGeneration(obj: KubeObject, old: KubeObject): boolean;
-  /** Kind-specific validation (422 causes). */
-  validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined): void;
+  /** Kind-specific validation (422 causes); `subresource` names the subresource an update writes (`status`). */
+  validate(obj: KubeObject, errs: FieldErrors, old: KubeObject | undefined, subresource?: string): void;
   /**
    * Subresources besides `status` that accept updates, each building the stored object from the body and the
    * stored one (a namespace's `finalize`). Any other subresource is 404.

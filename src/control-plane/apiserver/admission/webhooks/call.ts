@@ -10,21 +10,17 @@
  *   `admission webhook "<name>" denied the request: ` (`errors.ToStatusErr`), whatever the failurePolicy.
  */
 import { randomUUID } from "node:crypto";
-import type { ClientRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { badRequest, type Status, type StatusError, statusToError } from "../../../../apimachinery/errors.js";
 import { isJsonObject, type JsonObject } from "../../json.js";
 import type { Webhook } from "./configuration.js";
 import type { AdmissionAttributes } from "./matching.js";
+import { postWebhook, WebhookClientError } from "./post.js";
 
 /** The user the embedded server authenticates every bearer-token request as. */
 export const ADMISSION_USER: JsonObject = {
   username: "workbook-admin",
   groups: ["system:masters", "system:authenticated"],
 };
-
-/** Largest webhook answer read (a bigger one is a calling error, not an out-of-memory). */
-const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** `webhookutil.ErrCallingWebhook`: the webhook could not be called or answered badly. */
 export class CallingWebhookError extends Error {
@@ -97,122 +93,17 @@ export function admissionReview(a: AdmissionAttributes): { uid: string; review: 
   return { uid, review: { kind: "AdmissionReview", apiVersion: "admission.k8s.io/v1", request } };
 }
 
-/** How Go's HTTP client words a failed POST (`Post "<url>": <cause>`). */
-function goCause(err: NodeJS.ErrnoException, host: string): string {
-  switch (err.code) {
-    case "ECONNREFUSED":
-      return `dial tcp ${host}: connect: connection refused`;
-    case "ENOTFOUND":
-      return `dial tcp: lookup ${host.replace(/:\d+$/, "")}: no such host`;
-    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
-    case "SELF_SIGNED_CERT_IN_CHAIN":
-    case "DEPTH_ZERO_SELF_SIGNED_CERT":
-    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
-      return "tls: failed to verify certificate: x509: certificate signed by unknown authority";
-    default:
-      return err.message;
-  }
-}
-
 /**
  * POSTs the review and resolves with the decoded answer body; rejects with a {@link CallingWebhookError} when
  * the webhook cannot be reached, does not answer within `timeoutSeconds`, or answers other than 2xx JSON.
  */
-function post(hook: Webhook, review: JsonObject): Promise<unknown> {
-  const name = hook.name;
-  if (hook.url === undefined) {
-    const svc = hook.service ?? {};
-    return Promise.reject(
-      new CallingWebhookError(
-        name,
-        `could not get REST client: the embedded API server cannot resolve service ${String(svc.namespace)}/${String(svc.name)} (it runs no Services or endpoints); use clientConfig.url`,
-      ),
-    );
-  }
-  let url: URL;
+async function post(hook: Webhook, review: JsonObject): Promise<unknown> {
   try {
-    url = new URL(hook.url);
-  } catch {
-    return Promise.reject(
-      new CallingWebhookError(name, `could not get REST client: invalid URL ${JSON.stringify(hook.url)}`),
-    );
+    return await postWebhook(hook, review);
+  } catch (err) {
+    if (err instanceof WebhookClientError) throw new CallingWebhookError(hook.name, err.message);
+    throw new CallingWebhookError(hook.name, `failed to call webhook: ${(err as Error).message}`);
   }
-  url.searchParams.set("timeout", `${hook.timeoutSeconds}s`);
-  const shown = url.toString();
-  const body = JSON.stringify(review);
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let req: ClientRequest | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const fail = (cause: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req?.destroy();
-      reject(
-        new CallingWebhookError(name, `failed to call webhook: Post ${JSON.stringify(shown)}: ${cause}`),
-      );
-    };
-    try {
-      req = httpsRequest(
-        url,
-        {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            "content-length": Buffer.byteLength(body),
-          },
-          ...(hook.caBundle !== undefined ? { ca: hook.caBundle } : {}),
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (c: Buffer) => {
-            size += c.length;
-            if (size > MAX_RESPONSE_BYTES) fail("response body too large");
-            else chunks.push(c);
-          });
-          res.on("error", (err) => fail(err.message));
-          res.on("end", () => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            const text = Buffer.concat(chunks).toString("utf8");
-            const code = res.statusCode ?? 0;
-            if (code < 200 || code > 206) {
-              const shownBody = text.length > 256 ? `${text.slice(0, 256)}...` : text;
-              reject(
-                new CallingWebhookError(
-                  name,
-                  `failed to call webhook: an error on the server (${JSON.stringify(shownBody)}) has prevented the request from succeeding`,
-                ),
-              );
-              return;
-            }
-            try {
-              resolve(JSON.parse(text));
-            } catch (err) {
-              reject(
-                new CallingWebhookError(
-                  name,
-                  `failed to call webhook: couldn't get version/kind; json parse error: ${(err as Error).message}`,
-                ),
-              );
-            }
-          });
-        },
-      );
-    } catch (err) {
-      // A caBundle that is not PEM fails building the client (kube: `could not get REST client`).
-      settled = true;
-      reject(new CallingWebhookError(name, `could not get REST client: ${(err as Error).message}`));
-      return;
-    }
-    timer = setTimeout(() => fail("context deadline exceeded"), hook.timeoutSeconds * 1000);
-    req.on("error", (err: NodeJS.ErrnoException) => fail(goCause(err, url.host)));
-    req.end(body);
-  });
 }
 
 /** `VerifyAdmissionResponse` for v1: the answer must be an AdmissionReview v1 for this uid. */

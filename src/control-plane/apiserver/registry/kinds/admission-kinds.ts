@@ -119,7 +119,7 @@ function validateRule(rule: JsonObject, path: string, errs: FieldErrors): void {
 }
 
 /** `webhook.ValidateWebhookURL` with https forced. */
-function validateUrl(url: string, path: string, errs: FieldErrors): void {
+function validateWebhookUrl(url: string, path: string, errs: FieldErrors): void {
   const form = "; desired format: https://host[/path]";
   let u: URL;
   try {
@@ -141,6 +141,32 @@ function validateUrl(url: string, path: string, errs: FieldErrors): void {
   if (u.hash.length > 1) errs.invalid(path, u.hash.slice(1), "fragments are not permitted in the URL");
   if (u.search.length > 1)
     errs.invalid(path, u.search.slice(1), "query parameters are not permitted in the URL");
+}
+
+/**
+ * A webhook `clientConfig` as kube validates it (admission webhooks and CRD conversion webhooks): exactly one of
+ * `url` (`ValidateWebhookURL`, https forced) or `service` (`ValidateWebhookService`).
+ */
+export function validateWebhookClientConfig(cc: JsonObject, path: string, errs: FieldErrors): void {
+  const hasUrl = typeof cc.url === "string";
+  const hasService = isJsonObject(cc.service);
+  if (hasUrl === hasService) {
+    errs.required(path, "exactly one of url or service is required");
+  } else if (hasUrl) {
+    validateWebhookUrl(cc.url as string, `${path}.url`, errs);
+  } else {
+    const svc = cc.service as JsonObject;
+    const sp = `${path}.service`;
+    if (typeof svc.name !== "string" || svc.name === "")
+      errs.required(`${sp}.name`, "service name is required");
+    if (typeof svc.namespace !== "string" || svc.namespace === "") {
+      errs.required(`${sp}.namespace`, "service namespace is required");
+    }
+    const port = typeof svc.port === "number" ? svc.port : 443;
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      errs.invalid(`${sp}.port`, port, "port is not valid: must be between 1 and 65535, inclusive");
+    }
+  }
 }
 
 /** `validateValidatingWebhook` / `validateMutatingWebhook`. */
@@ -166,25 +192,7 @@ function validateWebhook(hook: JsonObject, path: string, errs: FieldErrors, muta
     errs.invalid(`${path}.timeoutSeconds`, timeout, "the timeout value must be between 1 and 30 seconds");
   }
   const cc = isJsonObject(hook.clientConfig) ? hook.clientConfig : {};
-  const hasUrl = typeof cc.url === "string";
-  const hasService = isJsonObject(cc.service);
-  if (hasUrl === hasService) {
-    errs.required(`${path}.clientConfig`, "exactly one of url or service is required");
-  } else if (hasUrl) {
-    validateUrl(cc.url as string, `${path}.clientConfig.url`, errs);
-  } else {
-    const svc = cc.service as JsonObject;
-    const sp = `${path}.clientConfig.service`;
-    if (typeof svc.name !== "string" || svc.name === "")
-      errs.required(`${sp}.name`, "service name is required");
-    if (typeof svc.namespace !== "string" || svc.namespace === "") {
-      errs.required(`${sp}.namespace`, "service namespace is required");
-    }
-    const port = typeof svc.port === "number" ? svc.port : 443;
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      errs.invalid(`${sp}.port`, port, "port is not valid: must be between 1 and 65535, inclusive");
-    }
-  }
+  validateWebhookClientConfig(cc, `${path}.clientConfig`, errs);
   if (mutating) {
     const policy = hook.reinvocationPolicy;
     if (typeof policy === "string" && !["IfNeeded", "Never"].includes(policy)) {
