@@ -21,6 +21,7 @@ import { concurrency13 } from "./13-concurrency-and-field-ownership.js";
 import { events14 } from "./14-which-events-wake-a-controller.js";
 import { testing15 } from "./15-testing-a-controller.js";
 import { builtinControllers16 } from "./16-the-controllers-you-already-run.js";
+import { admission17 } from "./17-admission-and-versions.js";
 
 /** Every question, in notebook order. */
 export const QUESTION_BANK: readonly Question[] = [
@@ -41,4 +42,5 @@ export const QUESTION_BANK: readonly Question[] = [
   ...events14,
   ...testing15,
   ...builtinControllers16,
+  ...admission17,
 ];
