@@ -82,6 +82,12 @@ describe("notebooks 01-11 and 13-17 end with 'The same in Go'", () => {
       const block = /```go\n([\s\S]*?)\n```/.exec(cell);
       expect(block, "has a ```go block").not.toBeNull();
       expect(block?.[1]).toBe(expectedBlock(link?.[1] as string, file.slice(0, 2)));
+      // A section that shows more than one file: each ```go block equals the file linked just before it.
+      for (const [, path, shown] of cell.matchAll(
+        /\]\(\.\.\/test\/go-snippets\/([^)]+\.go)\)[\s\S]*?```go\n([\s\S]*?)\n```/g,
+      )) {
+        expect(shown, path).toBe(expectedBlock(path, file.slice(0, 2)));
+      }
       expect(cell, "a table of names side by side").toMatch(/\| In this workbook \| In Go \|/);
     },
   );

@@ -5,8 +5,12 @@ const s1 = "1. Rules in the schema: CEL validation";
 const s2 = "2. Defaults from the schema";
 const s3 = "3. Webhooks: admission you write yourself";
 const s4 = "4. When the webhook is down";
+const s5 = "5. API versions and conversion";
 
-/** Questions for `notebooks/17-admission-and-versions.ipynb`: CRD validation rules, defaults and admission webhooks. */
+/**
+ * Questions for `notebooks/17-admission-and-versions.ipynb`: CRD validation rules, defaults, admission webhooks, and
+ * CRD versions with their conversion.
+ */
 export const admission17 = defineQuestions([
   {
     id: "17-why-admission",
@@ -314,6 +318,143 @@ timeout short, and the rules narrow.`,
         terms: ["failurepolicy", "timeout", "deadline"],
       },
       { point: "every matching write pays the latency", terms: ["every write", "latency", "slow"] },
+    ],
+  },
+  {
+    id: "17-crd-versions",
+    notebook,
+    section: s5,
+    topic: "api-basics",
+    difficulty: "basic",
+    question: "A CRD lists two versions. What do served, storage and spec.conversion decide?",
+    answer: `served says whether the API server answers requests at that version's URL; several versions can be served at
+once. storage: true marks the one version (exactly one) objects are written to etcd in: an object stays in the
+version that was the storage version when it was last written. spec.conversion says how an object gets from the
+version it is stored in to the version a request names, on every read, list, watch event and write: None changes
+only apiVersion (then prunes to the target schema), Webhook asks a conversion webhook.
+
+Section 5 served the Fleet at v1alpha1 and v1 from one storage: the same object read through both versions, and
+the webhook called only for the version it was not stored in.`,
+    keyPoints: [
+      { point: "served: the version's URL answers", terms: ["served", "answers", "url"] },
+      {
+        point: "storage: exactly one, the version written to etcd",
+        terms: ["storage", "etcd", "exactly one"],
+      },
+      {
+        point: "conversion: None or Webhook, between stored and requested",
+        terms: ["none", "webhook", "convert"],
+      },
+    ],
+  },
+  {
+    id: "17-conversion-none",
+    notebook,
+    section: s5,
+    topic: "api-basics",
+    difficulty: "intermediate",
+    question:
+      "v1 renamed a field of v1alpha1 and added one, and the CRD says conversion None. What does each client read?",
+    answer: `With None the API server changes only apiVersion and prunes the object to the target version's schema. So a
+v1 client reading an object written through v1alpha1 sees neither the old field (pruned: v1 does not declare it)
+nor the new one (nothing filled it in), and a field written through v1 that the storage version does not declare
+is dropped before it is stored, even from the write's own answer. No error: every write got 201.
+
+Section 5's table: old (size 3, through v1alpha1) read as v1 with an empty spec, its size still in etcd; new
+(replicas and zones through v1, stored as v1alpha1) lost both for good. None is only safe when the versions have
+the same fields; a rename or a new field needs a conversion webhook.`,
+    keyPoints: [
+      { point: "None changes only apiVersion", terms: ["apiversion", "only"] },
+      { point: "fields the target schema lacks are pruned", terms: ["prune", "pruned", "dropped"] },
+      { point: "silently: the write still succeeds", terms: ["silent", "no error", "201", "succeeds"] },
+      { point: "a rename needs a webhook", terms: ["webhook", "rename"] },
+    ],
+  },
+  {
+    id: "17-round-trip-annotation",
+    notebook,
+    section: s5,
+    topic: "operators",
+    difficulty: "advanced",
+    question:
+      "v1 adds a field the old version has no place for. How do you keep it through storage in the old version, and through an old client's read-modify-write?",
+    answer: `A conversion can only answer with what the desired version's schema holds; anything else is pruned. So the
+webhook, converting down, serialises the v1-only field into an annotation of the old-version object, and converting
+up, restores it from the annotation and removes the annotation. Annotations exist in every version, so the value
+survives storage in v1alpha1, and an old client that reads, changes something else and writes back sends the
+annotation back too. Kubernetes does the same for its own types (an autoscaling/v1 HorizontalPodAutoscaler keeps
+v2's metrics in autoscaling.alpha.kubernetes.io/metrics).
+
+Section 5 measured both: zones written through v1 while v1alpha1 was the storage version came back as v1 only
+when the webhook kept them in the annotation. The cost: the annotation is visible and editable to old clients, and
+a client that strips annotations loses the field. Better still, store the newest version (the hub) so nothing
+needs the annotation at rest.`,
+    keyPoints: [
+      { point: "down: the field goes into an annotation", terms: ["annotation", "serialise", "serialize"] },
+      { point: "up: restored from the annotation", terms: ["restore", "up", "back"] },
+      {
+        point: "annotations survive every version and old clients' writes",
+        terms: ["old client", "every version"],
+      },
+      { point: "else the field is pruned and lost", terms: ["prune", "lost", "dropped"] },
+    ],
+  },
+  {
+    id: "17-storage-migration",
+    notebook,
+    section: s5,
+    topic: "operators",
+    difficulty: "intermediate",
+    question:
+      "You moved a CRD's storage version to v1. Why can you not delete v1alpha1 yet, and what is a storage migration?",
+    answer: `Moving storage: true changes only new writes; every object already in etcd stays in v1alpha1 until something
+writes it again. The CRD records every version that may still be in etcd in status.storedVersions (the move appended
+v1: ["v1alpha1", "v1"]), and the API server refuses to remove a version listed there from spec.versions (422:
+"v1alpha1 was previously a storage version, and must remain in spec.versions until a storage migration ...").
+Otherwise those objects could no longer be decoded.
+
+A storage migration reads every object and writes it back unchanged (a write stores it in the current storage
+version; kube-storage-version-migrator automates it), then removes the old version from status.storedVersions with
+a /status write. Section 5 showed it with the webhook's calls: a GET as v1 cost one call for the three old Fleets
+before, none after.`,
+    keyPoints: [
+      { point: "old objects stay in the old version until rewritten", terms: ["until", "rewritten", "stay"] },
+      { point: "status.storedVersions lists versions that may be in etcd", terms: ["storedversions"] },
+      { point: "removing a listed version is refused", terms: ["422", "refused", "refuses"] },
+      {
+        point: "migration: read and write back every object, then /status",
+        terms: ["read", "write", "every object"],
+      },
+    ],
+  },
+  {
+    id: "17-conversion-webhook-down",
+    notebook,
+    section: s5,
+    topic: "operators",
+    difficulty: "advanced",
+    question:
+      "Your CRD's conversion webhook is down. Which requests fail, with what, and what limits the damage?",
+    answer: `Every request that needs a conversion: reads of objects stored in another version than the one asked for, and
+writes whose body or stored object must be converted. There is no failurePolicy for conversion: the client gets
+500 with kube-apiserver's "conversion webhook for <group>/<version>, Kind=<Kind> failed: Post ...: connection
+refused" (apierrors.IsInternalError), and a controller reading through that version keeps failing until the
+webhook is back. Requests in the version an object is stored in need no webhook and keep working.
+
+Section 5 stopped the webhook after the migration: every GET as v1 (the stored version) answered 200, every GET as
+v1alpha1 and a create through it got 500. So run the webhook like the API server (replicas, a PodDisruptionBudget,
+alerts), migrate storage to the version your controllers use, and retire old versions so fewer requests need it.`,
+    keyPoints: [
+      { point: "requests that need a conversion fail, reads included", terms: ["read", "get", "conversion"] },
+      { point: "500, no failurePolicy", terms: ["500", "failurepolicy", "internal"] },
+      {
+        point: "the stored version keeps working",
+        terms: ["stored version", "storage version", "no conversion"],
+      },
+      {
+        point: "migrate storage, run the webhook highly available",
+        terms: ["migrat", "replicas", "available"],
+      },
     ],
   },
 ]);
