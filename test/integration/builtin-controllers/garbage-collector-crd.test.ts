@@ -84,3 +84,51 @@ describe("GarbageCollector and CustomResourceDefinitions", () => {
     expect(await eventually(async () => !(await exists("w-kid")))).toBe(true);
   }, 30_000);
 });
+
+describe("GarbageCollector when a CRD is deleted", () => {
+  it("stops watching the resource without reporting the watch's 404 (kube-controller-manager logs it to its own log)", async () => {
+    const reported: string[] = [];
+    const own = await startCluster({
+      backend: "embedded",
+      embedded: {
+        controllers: { garbageCollector: true, namespace: false },
+        onError: (err, context) => reported.push(`${context.component} ${context.operation}: ${String(err)}`),
+      },
+    });
+    try {
+      const ext = own.kubeConfig.makeApiClient(ApiextensionsV1Api);
+      const custom = own.kubeConfig.makeApiClient(CustomObjectsApi);
+      const gadgets = { group: "example.com", version: "v1", namespace: "default", plural: "gadgets" };
+      await ext.createCustomResourceDefinition({
+        body: {
+          metadata: { name: "gadgets.example.com" },
+          spec: {
+            group: "example.com",
+            scope: "Namespaced",
+            names: { plural: "gadgets", singular: "gadget", kind: "Gadget", listKind: "GadgetList" },
+            versions: [
+              { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } },
+            ],
+          },
+        },
+      });
+      const served = async () => {
+        try {
+          await custom.listNamespacedCustomObject(gadgets);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(await eventually(served)).toBe(true);
+      // The collector's monitor for gadgets is up once it has re-discovered; give it the time it takes.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await ext.deleteCustomResourceDefinition({ name: "gadgets.example.com" });
+      expect(await eventually(async () => !(await served()))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(reported.filter((line) => line.includes("gadgets"))).toEqual([]);
+    } finally {
+      await own.stop();
+    }
+  }, 30_000);
+});

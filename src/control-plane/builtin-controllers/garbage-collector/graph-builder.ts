@@ -16,6 +16,7 @@
  * client-go's `runProcessGraphChanges`.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
+import { isNotFound } from "../../../apimachinery/errors.js";
 import type { ErrorHandler } from "../../../apimachinery/lifecycle.js";
 import type { MetaObject, OwnerReference } from "../../../apimachinery/object.js";
 import { SharedIndexInformer } from "../../../cache/shared-index-informer.js";
@@ -160,7 +161,14 @@ export class GraphBuilder {
     const informer = new SharedIndexInformer<MetaObject>(listWatch, {
       name: `garbage-collector ${key}`,
       clock: this.options.clock,
-      onError: this.options.onError,
+      onError: (err, context) => {
+        // A 404 on a monitor's LIST or watch means the resource is no longer served (its CRD was deleted, or
+        // a version dropped). kube-controller-manager's reflector logs it until the next re-discovery removes
+        // the monitor; here that log would land in the learner's cell, so the monitor asks for the
+        // re-discovery at once instead (which stops it) and reports nothing.
+        if (isNotFound(err)) this.options.onCustomResourceDefinitionChange?.();
+        else this.options.onError?.(err, context);
+      },
     });
     informer.setTransform(metadataOnly);
     informer.addEventHandler({
