@@ -98,10 +98,17 @@ export class Backend implements ApiBackend {
       random: options.random ?? Math.random,
       admission: new NamespaceLifecycle(() => this.store.resource(NAMESPACES_STORAGE_ID)),
     });
-    const admission = new WebhookAdmission(this.store, this.registryStore, (name) => {
-      const ns = this.store.resource(NAMESPACES_STORAGE_ID).current(name);
-      return ns ? (ns.object().metadata?.labels ?? {}) : undefined;
-    });
+    const namespaceObject = (name: string) =>
+      this.store.resource(NAMESPACES_STORAGE_ID).current(name)?.object();
+    const admission = new WebhookAdmission(
+      this.store,
+      this.registryStore,
+      (name) => {
+        const ns = namespaceObject(name);
+        return ns ? (ns.metadata?.labels ?? {}) : undefined;
+      },
+      namespaceObject,
+    );
     this.webhookWrites = {
       create: (rt, ns, body, opts) => guardAsync(() => admission.create(this.served(rt), ns, body, opts)),
       update: (rt, ns, name, body, opts) =>
