@@ -384,4 +384,39 @@ describe("evaluating policies", () => {
     );
     expect(fine.code).toBe(201);
   });
+  it("DELETE sees the stored object as oldObject, no object, and the namespace as namespaceObject", async () => {
+    const ns = await scenarioNamespace("vap-del");
+    const deleting = policy("vap-del", {
+      validations: [
+        {
+          expression: "object != null || oldObject.data.keep != 'yes'",
+          messageExpression:
+            "request.operation + ' of ' + oldObject.metadata.name + ' in ' + namespaceObject.metadata.labels['vap-scenario'] + ' refused'",
+        },
+      ],
+    });
+    const rules = (deleting.spec as { matchConstraints: { resourceRules: Array<{ operations: string[] }> } })
+      .matchConstraints.resourceRules;
+    rules[0].operations = ["DELETE"];
+    expect((await create(VAP, deleting)).code).toBe(201);
+    expect((await create(VAPB, binding("vap-del", ["Deny"]))).code).toBe(201);
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    for (const [name, keep] of [
+      ["kept", "yes"],
+      ["gone", "no"],
+    ]) {
+      expect((await raw(suite.kubeConfig, "POST", path, configMap(name, { keep }))).code).toBe(201);
+    }
+    await eventually(
+      async () => (await raw(suite.kubeConfig, "DELETE", `${path}/kept?dryRun=All`)).code !== 200,
+      20_000,
+      "the policy in effect",
+    );
+    const kept = await raw(suite.kubeConfig, "DELETE", `${path}/kept`);
+    expect([kept.code, kept.body.message]).toEqual([
+      422,
+      `configmaps "kept" is forbidden: ValidatingAdmissionPolicy 'vap-del-${run}' with binding 'vap-del-${run}' denied request: DELETE of kept in ${ns} refused`,
+    ]);
+    expect((await raw(suite.kubeConfig, "DELETE", `${path}/gone`)).code).toBe(200);
+  });
 });
