@@ -419,4 +419,51 @@ describe("evaluating policies", () => {
     ]);
     expect((await raw(suite.kubeConfig, "DELETE", `${path}/gone`)).code).toBe(200);
   });
+  it("params: the binding's paramRef passes an object of the policy's paramKind; none found with Deny refuses", async () => {
+    const ns = await scenarioNamespace("vap-params");
+    const source = await scenarioNamespace("vap-params-src");
+    const withParams = policy("vap-params", {
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      validations: [
+        {
+          expression: "object.data.a != params.data.forbidden",
+          messageExpression: "'a must not be ' + params.data.forbidden + ' (' + params.kind + ')'",
+        },
+      ],
+    });
+    expect((await create(VAP, withParams)).code).toBe(201);
+    const paramRef = { name: "limits", namespace: source, parameterNotFoundAction: "Deny" };
+    expect((await create(VAPB, binding("vap-params", ["Deny"], { paramRef }))).code).toBe(201);
+    await inEffect(ns, { a: "y" });
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const missing = await raw(suite.kubeConfig, "POST", path, configMap("one", { a: "y" }));
+    expect([missing.code, missing.body.reason, missing.body.message]).toEqual([
+      422,
+      "Invalid",
+      `configmaps "one" is forbidden: ValidatingAdmissionPolicy 'vap-params-${run}' with binding 'vap-params-${run}' denied request: failed to configure binding: no params found for policy binding with \`Deny\` parameterNotFoundAction`,
+    ]);
+    const limits = configMap("limits", { forbidden: "x" });
+    expect(
+      (await raw(suite.kubeConfig, "POST", `/api/v1/namespaces/${source}/configmaps`, limits)).code,
+    ).toBe(201);
+    await eventually(
+      async () =>
+        (
+          await raw(
+            suite.kubeConfig,
+            "POST",
+            `${path}?dryRun=All`,
+            configMap(`probe-${probes++}`, { a: "y" }),
+          )
+        ).code === 201,
+      20_000,
+      "the parameter object in use",
+    );
+    const denied = await raw(suite.kubeConfig, "POST", path, configMap("two", { a: "x" }));
+    expect([denied.code, denied.body.message]).toEqual([
+      422,
+      `configmaps "two" is forbidden: ValidatingAdmissionPolicy 'vap-params-${run}' with binding 'vap-params-${run}' denied request: a must not be x (ConfigMap)`,
+    ]);
+    expect((await raw(suite.kubeConfig, "POST", path, configMap("three", { a: "y" }))).code).toBe(201);
+  });
 });

@@ -6,7 +6,8 @@
  *    rules with their resourceNames, minus the excluded rules) and then each of its bindings whose
  *    `matchResources` (when set) match too; requests on the admission configuration kinds are exempt;
  * 2. its `matchConditions` must all be true; then each `validations[]` expression runs with `object`,
- *    `oldObject`, `request` and `namespaceObject` (`params` is null: parameter resources are not served);
+ *    `oldObject`, `request`, `namespaceObject` and `params`, once per parameter object of the binding
+ *    (`params.ts`; once with `params` null when there is no paramKind or paramRef);
  * 3. a false expression is a failure with the messageExpression's value, else the message, else
  *    `failed expression: <expression>`; an expression that errors is a failure under failurePolicy `Fail` and
  *    ignored under `Ignore`;
@@ -32,13 +33,22 @@ import {
   objectSelectorMatches,
   ruleMatches,
 } from "../webhooks/matching.js";
-import type { CompiledPolicy, MatchResources, NamedRule, PolicyHook } from "./policy-source.js";
+import { collectParams, ParamConfigError, type ParamSource } from "./params.js";
+import type {
+  CompiledPolicy,
+  MatchResources,
+  NamedRule,
+  PolicyBinding,
+  PolicyHook,
+} from "./policy-source.js";
 
 /** What a policy dispatch needs from the server besides the request. */
 export interface PolicyContext {
   namespaceLabels: NamespaceLabels;
   /** The stored Namespace of that name, for `namespaceObject`. */
   namespaceObject: (name: string) => KubeObject | undefined;
+  /** The objects of a paramKind (for bindings with a paramRef). */
+  params: ParamSource;
   /** Collects the `Warn` texts (as the response's Warning headers). */
   warnings: string[];
 }
@@ -86,7 +96,12 @@ function namespaceView(ns: KubeObject | undefined): JsonObject | null {
 }
 
 /** The CEL bindings of one request (`cel.OptionalVariableBindings` and the admission request). */
-function bindingsOf(a: AdmissionAttributes, ctx: PolicyContext, meter: CostMeter): Record<string, unknown> {
+function bindingsOf(
+  a: AdmissionAttributes,
+  ctx: PolicyContext,
+  params: JsonObject | null,
+  meter: CostMeter,
+): Record<string, unknown> {
   const { object: _o, oldObject: _old, ...request } = admissionReview(a).review.request as JsonObject;
   const list = (items: unknown[]) => meter.metered(items);
   const isNamespace = a.group === "" && a.resource === "namespaces";
@@ -96,7 +111,7 @@ function bindingsOf(a: AdmissionAttributes, ctx: PolicyContext, meter: CostMeter
     oldObject: toCelValue(a.oldObject ?? null, undefined, false, list),
     request: toCelValue(request, undefined, false, list),
     namespaceObject: toCelValue(namespaceView(ns), undefined, false, list),
-    params: null,
+    params: toCelValue(params, undefined, false, list),
   };
 }
 
@@ -106,8 +121,8 @@ class Evaluation {
   private readonly meter = new CostMeter(PER_CALL_LIMIT);
   readonly bindings: Record<string, unknown>;
 
-  constructor(a: AdmissionAttributes, ctx: PolicyContext) {
-    this.bindings = bindingsOf(a, ctx, this.meter);
+  constructor(a: AdmissionAttributes, ctx: PolicyContext, params: JsonObject | null) {
+    this.bindings = bindingsOf(a, ctx, params, this.meter);
   }
 
   run(program: (b: Record<string, unknown>) => unknown, weight: number, source: string): unknown {
@@ -131,8 +146,13 @@ class Evaluation {
 }
 
 /** `validator.Validate`: the failures of one policy for one request (empty when it admits). */
-function validate(policy: CompiledPolicy, a: AdmissionAttributes, ctx: PolicyContext): Failure[] {
-  const evaluation = new Evaluation(a, ctx);
+function validate(
+  policy: CompiledPolicy,
+  a: AdmissionAttributes,
+  ctx: PolicyContext,
+  params: JsonObject | null,
+): Failure[] {
+  const evaluation = new Evaluation(a, ctx, params);
   const onError = (message: string): Failure[] =>
     policy.failurePolicy === "Ignore" ? [] : [{ message, reason: "" }];
   for (const { expression, check } of policy.matchConditions) {
@@ -190,6 +210,28 @@ function denial(a: AdmissionAttributes, policy: string, binding: string, f: Fail
   });
 }
 
+/**
+ * The failures of a policy through one binding: one evaluation per parameter object, or the binding's
+ * configuration error (`failed to configure binding: ...`) under failurePolicy Fail.
+ */
+function failuresOf(
+  policy: CompiledPolicy,
+  binding: PolicyBinding,
+  a: AdmissionAttributes,
+  ctx: PolicyContext,
+): Failure[] {
+  let params: Array<JsonObject | null>;
+  try {
+    params = collectParams(policy.paramKind, binding.paramRef, a.namespace, ctx.params);
+  } catch (e) {
+    if (!(e instanceof ParamConfigError)) throw e;
+    return policy.failurePolicy === "Ignore"
+      ? []
+      : [{ message: `failed to configure binding: ${e.message}`, reason: "" }];
+  }
+  return params.flatMap((p) => validate(policy, a, ctx, p));
+}
+
 /** Runs the bound policies on one request; throws the first denial, records warnings. */
 export function dispatchPolicies(
   hooks: readonly PolicyHook[],
@@ -202,7 +244,7 @@ export function dispatchPolicies(
     if (!matches(policy.matchConstraints, a, ctx.namespaceLabels)) continue;
     for (const binding of bindings) {
       if (binding.matchResources && !matches(binding.matchResources, a, ctx.namespaceLabels)) continue;
-      for (const f of validate(policy, a, ctx)) {
+      for (const f of failuresOf(policy, binding, a, ctx)) {
         for (const action of binding.validationActions) {
           if (action === "Deny") denied ??= denial(a, policy.name, binding.name, f);
           else if (action === "Warn") {

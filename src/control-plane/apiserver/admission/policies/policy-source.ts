@@ -38,9 +38,24 @@ export interface CompiledValidation {
   messageCheck?: CompiledExpression;
 }
 
+/** A policy's `paramKind`: the kind of the objects its bindings pass as `params`. */
+export interface ParamKind {
+  apiVersion: string;
+  kind: string;
+}
+
+/** A binding's `paramRef`: which objects of the paramKind it passes, and what to do when there is none. */
+export interface ParamRef {
+  name: string;
+  namespace: string;
+  selector?: JsonObject;
+  parameterNotFoundAction: string;
+}
+
 /** A policy, compiled (`validating.Policy` with its evaluator). */
 export interface CompiledPolicy {
   name: string;
+  paramKind?: ParamKind;
   failurePolicy: "Fail" | "Ignore";
   matchConstraints: MatchResources;
   matchConditions: Array<{ expression: string; check: CompiledExpression }>;
@@ -53,6 +68,7 @@ export interface PolicyBinding {
   validationActions: string[];
   /** Undefined: the binding matches whatever its policy matches. */
   matchResources?: MatchResources;
+  paramRef?: ParamRef;
 }
 
 /** A policy with its bindings (`generic.PolicyHook`). */
@@ -91,8 +107,12 @@ export function compilePolicy(obj: KubeObject): CompiledPolicy {
   const variables = policyVariables(isJsonObject(spec.paramKind));
   const conditions = Array.isArray(spec.matchConditions) ? spec.matchConditions.filter(isJsonObject) : [];
   const validations = Array.isArray(spec.validations) ? spec.validations.filter(isJsonObject) : [];
+  const paramKind = isJsonObject(spec.paramKind)
+    ? { apiVersion: String(spec.paramKind.apiVersion ?? ""), kind: String(spec.paramKind.kind ?? "") }
+    : undefined;
   return {
     name: obj.metadata?.name ?? "",
+    ...(paramKind ? { paramKind } : {}),
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
     matchConstraints: matchResourcesOf(isJsonObject(spec.matchConstraints) ? spec.matchConstraints : {}),
     matchConditions: conditions.map((c) => {
@@ -122,6 +142,15 @@ function bindingOf(obj: KubeObject): PolicyBinding {
     validationActions: strings(spec.validationActions),
   };
   if (isJsonObject(spec.matchResources)) binding.matchResources = matchResourcesOf(spec.matchResources);
+  const ref = spec.paramRef;
+  if (isJsonObject(ref)) {
+    binding.paramRef = {
+      name: typeof ref.name === "string" ? ref.name : "",
+      namespace: typeof ref.namespace === "string" ? ref.namespace : "",
+      ...(isJsonObject(ref.selector) ? { selector: ref.selector } : {}),
+      parameterNotFoundAction: String(ref.parameterNotFoundAction ?? ""),
+    };
+  }
   return binding;
 }
 

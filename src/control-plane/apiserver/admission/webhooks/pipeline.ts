@@ -25,6 +25,7 @@ import { StaleAdmission, type Store, type WriteHooks } from "../../registry/stor
 import type { MvccStore } from "../../storage/mvcc-store.js";
 import type { DeleteOptions, KubeList, ListOptions, PatchType, WriteOptions } from "../../types.js";
 import { dispatchPolicies, type PolicyContext } from "../policies/dispatcher.js";
+import type { ParamSource } from "../policies/params.js";
 import { type PolicyHook, PolicySource } from "../policies/policy-source.js";
 import { storedWebhooks, type Webhook } from "./configuration.js";
 import { type DispatchContext, dispatchMutating, dispatchValidating } from "./dispatcher.js";
@@ -54,6 +55,7 @@ export class WebhookAdmission {
     private readonly registryStore: Store,
     private readonly namespaceLabels: NamespaceLabels,
     private readonly namespaceObject: (name: string) => KubeObject | undefined = () => undefined,
+    private readonly params: ParamSource = () => undefined,
   ) {
     this.policySource = new PolicySource(store);
   }
@@ -71,7 +73,12 @@ export class WebhookAdmission {
   }
 
   private policyContext(warnings: string[]): PolicyContext {
-    return { namespaceLabels: this.namespaceLabels, namespaceObject: this.namespaceObject, warnings };
+    return {
+      namespaceLabels: this.namespaceLabels,
+      namespaceObject: this.namespaceObject,
+      params: this.params,
+      warnings,
+    };
   }
 
   /** POST through the webhooks. */
