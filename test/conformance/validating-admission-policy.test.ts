@@ -466,4 +466,45 @@ describe("evaluating policies", () => {
     ]);
     expect((await raw(suite.kubeConfig, "POST", path, configMap("three", { a: "y" }))).code).toBe(201);
   });
+  it("matchConditions: a false one skips the policy, one that errors fails the request under Fail", async () => {
+    const ns = await scenarioNamespace("vap-cond");
+    const conditional = policy("vap-cond", {
+      matchConditions: [
+        { name: "labelled", expression: "has(object.metadata.labels) && 'check' in object.metadata.labels" },
+        {
+          name: "strict",
+          expression: "object.metadata.labels.check != 'broken' || object.data.missing == 'x'",
+        },
+      ],
+      validations: [{ expression: "object.data.a != 'no'", message: "no" }],
+    });
+    expect((await create(VAP, conditional)).code).toBe(201);
+    expect((await create(VAPB, binding("vap-cond", ["Deny"]))).code).toBe(201);
+    const labelled = (name: string, check: string, a: string) =>
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name, labels: { check } },
+        data: { a },
+      });
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    await eventually(
+      async () =>
+        (await raw(suite.kubeConfig, "POST", `${path}?dryRun=All`, labelled("probe", "yes", "no"))).code !==
+        201,
+      20_000,
+      "the policy in effect",
+    );
+    expect((await raw(suite.kubeConfig, "POST", path, configMap("unlabelled", { a: "no" }))).code).toBe(201);
+    const checked = await raw(suite.kubeConfig, "POST", path, labelled("checked", "yes", "no"));
+    expect([checked.code, checked.body.message]).toEqual([
+      422,
+      `configmaps "checked" is forbidden: ValidatingAdmissionPolicy 'vap-cond-${run}' with binding 'vap-cond-${run}' denied request: no`,
+    ]);
+    const broken = await raw(suite.kubeConfig, "POST", path, labelled("broken", "broken", "yes"));
+    expect([broken.code, broken.body.reason]).toEqual([422, "Invalid"]);
+    expect(broken.body.message).toBe(
+      `configmaps "broken" is forbidden: ValidatingAdmissionPolicy 'vap-cond-${run}' with binding 'vap-cond-${run}' denied request: expression 'object.metadata.labels.check != 'broken' || object.data.missing == 'x'' resulted in error: no such key: missing`,
+    );
+  });
 });
