@@ -507,4 +507,51 @@ describe("evaluating policies", () => {
       `configmaps "broken" is forbidden: ValidatingAdmissionPolicy 'vap-cond-${run}' with binding 'vap-cond-${run}' denied request: expression 'object.metadata.labels.check != 'broken' || object.data.missing == 'x'' resulted in error: no such key: missing`,
     );
   });
+  it("policies see writes to webhook configurations, but never writes to the policy kinds themselves", async () => {
+    const VWC = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+    const prefix = `vap-blocked-${run}`;
+    const guard = {
+      metadata: { name: `vap-guard-${run}` },
+      spec: {
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: ["admissionregistration.k8s.io"],
+              apiVersions: ["v1"],
+              operations: ["CREATE"],
+              resources: ["validatingwebhookconfigurations", "validatingadmissionpolicies"],
+            },
+          ],
+        },
+        validations: [{ expression: `!object.metadata.name.startsWith('${prefix}')`, message: "blocked" }],
+      },
+    };
+    expect((await create(VAP, guard)).code).toBe(201);
+    expect((await create(VAPB, binding("vap-guard", ["Deny"]))).code).toBe(201);
+    await eventually(
+      async () =>
+        (
+          await raw(
+            suite.kubeConfig,
+            "POST",
+            `${VWC}?dryRun=All`,
+            JSON.stringify({ metadata: { name: `${prefix}-probe-${probes++}` }, webhooks: [] }),
+          )
+        ).code !== 201,
+      20_000,
+      "the policy in effect",
+    );
+    const webhooks = await raw(
+      suite.kubeConfig,
+      "POST",
+      `${VWC}?dryRun=All`,
+      JSON.stringify({ metadata: { name: `${prefix}-hooks` }, webhooks: [] }),
+    );
+    expect([webhooks.code, webhooks.body.message]).toEqual([
+      422,
+      `validatingwebhookconfigurations.admissionregistration.k8s.io "${prefix}-hooks" is forbidden: ValidatingAdmissionPolicy 'vap-guard-${run}' with binding 'vap-guard-${run}' denied request: blocked`,
+    ]);
+    const own = policy("vap-blocked", { validations: [{ expression: "true" }] });
+    expect((await create(VAP, own)).code).toBe(201);
+  });
 });

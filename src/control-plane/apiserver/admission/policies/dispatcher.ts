@@ -4,7 +4,8 @@
  *
  * 1. a policy applies when its `matchConstraints` match the request (namespace and object selectors, resource
  *    rules with their resourceNames, minus the excluded rules) and then each of its bindings whose
- *    `matchResources` (when set) match too; requests on the admission configuration kinds are exempt;
+ *    `matchResources` (when set) match too; requests on the policy kinds themselves are exempt (webhook
+ *    configurations are not);
  * 2. its `matchConditions` must all be true; then each `validations[]` expression runs with `object`,
  *    `oldObject`, `request`, `namespaceObject` and `params`, once per parameter object of the binding
  *    (`params.ts`; once with `params` null when there is no paramKind or paramRef);
@@ -27,7 +28,6 @@ import { toCelValue } from "../../validation/cel/values.js";
 import { admissionReview } from "../webhooks/call.js";
 import {
   type AdmissionAttributes,
-  isExemptResource,
   type NamespaceLabels,
   namespaceSelectorMatches,
   objectSelectorMatches,
@@ -232,13 +232,25 @@ function failuresOf(
   return params.flatMap((p) => validate(policy, a, ctx, p));
 }
 
+/** The admission policy kinds, which no policy sees (`isPolicyResource`); webhook configurations are not exempt. */
+const POLICY_RESOURCES = [
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+];
+
+function isPolicyResource(a: AdmissionAttributes): boolean {
+  return a.group === "admissionregistration.k8s.io" && POLICY_RESOURCES.includes(a.resource);
+}
+
 /** Runs the bound policies on one request; throws the first denial, records warnings. */
 export function dispatchPolicies(
   hooks: readonly PolicyHook[],
   a: AdmissionAttributes,
   ctx: PolicyContext,
 ): void {
-  if (hooks.length === 0 || isExemptResource(a)) return;
+  if (hooks.length === 0 || isPolicyResource(a)) return;
   let denied: StatusError | undefined;
   for (const { policy, bindings } of hooks) {
     if (!matches(policy.matchConstraints, a, ctx.namespaceLabels)) continue;
