@@ -554,4 +554,46 @@ describe("evaluating policies", () => {
     const own = policy("vap-blocked", { validations: [{ expression: "true" }] });
     expect((await create(VAP, own)).code).toBe(201);
   });
+  it("variables: composed in order, read as variables.<name>; bad ones refused", async () => {
+    const ns = await scenarioNamespace("vap-vars");
+    const composed = policy("vap-vars", {
+      variables: [
+        { name: "a", expression: "object.data.a" },
+        { name: "isBad", expression: "variables.a == 'bad'" },
+      ],
+      validations: [{ expression: "!variables.isBad", messageExpression: "'a is ' + variables.a" }],
+    });
+    expect((await create(VAP, composed)).code).toBe(201);
+    expect((await create(VAPB, binding("vap-vars", ["Deny"]))).code).toBe(201);
+    await inEffect(ns, { a: "bad" });
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const bad = await raw(suite.kubeConfig, "POST", path, configMap("one", { a: "bad" }));
+    expect([bad.code, bad.body.message]).toEqual([
+      422,
+      `configmaps "one" is forbidden: ValidatingAdmissionPolicy 'vap-vars-${run}' with binding 'vap-vars-${run}' denied request: a is bad`,
+    ]);
+    expect((await raw(suite.kubeConfig, "POST", path, configMap("two", { a: "good" }))).code).toBe(201);
+    const refused = await create(
+      VAP,
+      policy("vap-vars-bad", {
+        variables: [
+          { name: "1x", expression: "  " },
+          { name: "ok", expression: "variables.a + foo" },
+        ],
+        validations: [{ expression: "variables.ok == true" }],
+      }),
+    );
+    expect(causes(refused)).toMatchInlineSnapshot(`
+      [
+        "spec.variables[0].name: Invalid value: "1x": must be a valid CEL identifier",
+        "spec.variables[0].expression: Required value: expression is not specified",
+        "spec.variables[1].expression: Invalid value: "variables.a + foo": compilation failed: ERROR: <input>:1:10: undefined field 'a'
+       | variables.a + foo
+       | .........^
+      ERROR: <input>:1:15: undeclared reference to 'foo' (in container '')
+       | variables.a + foo
+       | ..............^",
+      ]
+    `);
+  });
 });

@@ -121,8 +121,18 @@ class Evaluation {
   private readonly meter = new CostMeter(PER_CALL_LIMIT);
   readonly bindings: Record<string, unknown>;
 
-  constructor(a: AdmissionAttributes, ctx: PolicyContext, params: JsonObject | null) {
+  constructor(policy: CompiledPolicy, a: AdmissionAttributes, ctx: PolicyContext, params: JsonObject | null) {
     this.bindings = bindingsOf(a, ctx, params, this.meter);
+    if (policy.variables.length > 0) {
+      // Each variable is evaluated once, in order; one that fails is absent, so reading it fails the expression.
+      const values = new Map<string, unknown>();
+      this.bindings.variables = values;
+      for (const v of policy.variables) {
+        if (!v.check.program) continue;
+        const value = this.run(v.check.program, v.check.iterationCost, v.expression);
+        if (!(value instanceof Error)) values.set(v.name, value);
+      }
+    }
   }
 
   run(program: (b: Record<string, unknown>) => unknown, weight: number, source: string): unknown {
@@ -152,7 +162,7 @@ function validate(
   ctx: PolicyContext,
   params: JsonObject | null,
 ): Failure[] {
-  const evaluation = new Evaluation(a, ctx, params);
+  const evaluation = new Evaluation(policy, a, ctx, params);
   const onError = (message: string): Failure[] =>
     policy.failurePolicy === "Ignore" ? [] : [{ message, reason: "" }];
   for (const { expression, check } of policy.matchConditions) {

@@ -59,6 +59,8 @@ export interface CompiledPolicy {
   failurePolicy: "Fail" | "Ignore";
   matchConstraints: MatchResources;
   matchConditions: Array<{ expression: string; check: CompiledExpression }>;
+  /** `spec.variables` in order, each compiled with the ones before it visible as `variables.<name>`. */
+  variables: Array<{ name: string; expression: string; check: CompiledExpression }>;
   validations: CompiledValidation[];
 }
 
@@ -104,7 +106,10 @@ function matchResourcesOf(m: JsonObject): MatchResources {
 /** Compiles a stored (so already validated) policy. */
 export function compilePolicy(obj: KubeObject): CompiledPolicy {
   const spec = isJsonObject(obj.spec) ? obj.spec : {};
-  const variables = policyVariables(isJsonObject(spec.paramKind));
+  const composed = Array.isArray(spec.variables) ? spec.variables.filter(isJsonObject) : [];
+  const variables = policyVariables(isJsonObject(spec.paramKind), composed.length > 0);
+  const plain = policyVariables(isJsonObject(spec.paramKind));
+  const names = composed.map((v) => String(v.name ?? ""));
   const conditions = Array.isArray(spec.matchConditions) ? spec.matchConditions.filter(isJsonObject) : [];
   const validations = Array.isArray(spec.validations) ? spec.validations.filter(isJsonObject) : [];
   const paramKind = isJsonObject(spec.paramKind)
@@ -117,7 +122,15 @@ export function compilePolicy(obj: KubeObject): CompiledPolicy {
     matchConstraints: matchResourcesOf(isJsonObject(spec.matchConstraints) ? spec.matchConstraints : {}),
     matchConditions: conditions.map((c) => {
       const expression = String(c.expression ?? "");
-      return { expression, check: compileAdmissionExpression(expression, variables, "bool") };
+      return { expression, check: compileAdmissionExpression(expression, plain, "bool") };
+    }),
+    variables: composed.map((v, i) => {
+      const expression = String(v.expression ?? "");
+      return {
+        name: names[i] ?? "",
+        expression,
+        check: compileAdmissionExpression(expression, variables, "any", names.slice(0, i)),
+      };
     }),
     validations: validations.map((v) => {
       const expression = String(v.expression ?? "");
@@ -126,9 +139,9 @@ export function compilePolicy(obj: KubeObject): CompiledPolicy {
         expression,
         message: typeof v.message === "string" ? v.message : "",
         reason: typeof v.reason === "string" ? v.reason : "",
-        check: compileAdmissionExpression(expression, variables, "bool"),
+        check: compileAdmissionExpression(expression, variables, "bool", names),
         ...(messageExpression.trim() !== ""
-          ? { messageCheck: compileAdmissionExpression(messageExpression, variables, "string") }
+          ? { messageCheck: compileAdmissionExpression(messageExpression, variables, "string", names) }
           : {}),
       };
     }),

@@ -19,9 +19,39 @@ import { validateRule } from "./admission-kinds.js";
 /** The variables every policy expression may read (`plugin/cel.OptionalVariableDeclarations` without params). */
 export const POLICY_VARIABLES = ["object", "oldObject", "request", "namespaceObject"] as const;
 
-/** The variables of a policy's expressions: {@link POLICY_VARIABLES}, and `params` with a `paramKind`. */
-export function policyVariables(hasParams: boolean): string[] {
-  return hasParams ? [...POLICY_VARIABLES, "params"] : [...POLICY_VARIABLES];
+/**
+ * The variables of a policy's expressions: {@link POLICY_VARIABLES}, `params` with a `paramKind`, and `variables`
+ * when the policy declares `spec.variables` (kube-apiserver's composited compiler).
+ */
+export function policyVariables(hasParams: boolean, hasComposition = false): string[] {
+  return [...POLICY_VARIABLES, ...(hasParams ? ["params"] : []), ...(hasComposition ? ["variables"] : [])];
+}
+
+/** `isCELIdentifier`: `[_a-zA-Z][_a-zA-Z0-9]*`, not a reserved word. */
+const CEL_RESERVED = new Set(
+  "true false null in as break const continue else for function if import let loop package namespace return var void while".split(
+    " ",
+  ),
+);
+
+function isCelIdentifier(name: string): boolean {
+  return /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !CEL_RESERVED.has(name);
+}
+
+/** `validateVariable`: a CEL identifier as name, an expression that compiles (of any type). */
+function validateVariable(
+  v: JsonObject,
+  variables: string[],
+  earlier: string[],
+  path: string,
+  errs: FieldErrors,
+): void {
+  const name = typeof v.name === "string" ? v.name : "";
+  if (name.trim() === "") errs.required(`${path}.name`, "name is not specified");
+  else if (!isCelIdentifier(name)) errs.invalid(`${path}.name`, name, "must be a valid CEL identifier");
+  const expression = typeof v.expression === "string" ? v.expression : "";
+  if (expression.trim() === "") errs.required(`${path}.expression`, "expression is not specified");
+  else checkExpression(expression, variables, "any", `${path}.expression`, errs, earlier);
 }
 
 /** `SetDefaults_MatchResources` and `SetDefaults_Rule` on each of its rules. */
@@ -120,11 +150,12 @@ function validateMatchResources(m: unknown, path: string, errs: FieldErrors): vo
 function checkExpression(
   source: string,
   variables: string[],
-  returns: "bool" | "string",
+  returns: "bool" | "string" | "any",
   path: string,
   errs: FieldErrors,
+  composed: string[] = [],
 ): void {
-  const compiled = compileAdmissionExpression(source, variables, returns);
+  const compiled = compileAdmissionExpression(source, variables, returns, composed);
   if (compiled.error !== undefined) errs.invalid(path, source, compiled.error);
 }
 
@@ -155,15 +186,21 @@ function validateMatchConditions(
 }
 
 /** `validateValidation`: expression, messageExpression, message and reason. */
-function validateValidation(v: JsonObject, variables: string[], path: string, errs: FieldErrors): void {
+function validateValidation(
+  v: JsonObject,
+  variables: string[],
+  composed: string[],
+  path: string,
+  errs: FieldErrors,
+): void {
   const expression = typeof v.expression === "string" ? v.expression : "";
   if (expression.trim() === "") errs.required(`${path}.expression`, "expression is not specified");
-  else checkExpression(expression, variables, "bool", `${path}.expression`, errs);
+  else checkExpression(expression, variables, "bool", `${path}.expression`, errs, composed);
   const messageExpression = typeof v.messageExpression === "string" ? v.messageExpression : "";
   if (messageExpression.length > 0 && messageExpression.trim() === "") {
     errs.invalid(`${path}.messageExpression`, messageExpression, "must be non-empty if specified");
   } else if (messageExpression.trim() !== "") {
-    checkExpression(messageExpression, variables, "string", `${path}.messageExpression`, errs);
+    checkExpression(messageExpression, variables, "string", `${path}.messageExpression`, errs, composed);
   }
   const message = typeof v.message === "string" ? v.message : "";
   if (message.length > 0 && message.trim() === "") {
@@ -184,14 +221,22 @@ function validatePolicy(policy: KubeObject, errs: FieldErrors): void {
   else if (!FAILURE_POLICIES.includes(spec.failurePolicy)) {
     errs.notSupported(`${at}.failurePolicy`, spec.failurePolicy, FAILURE_POLICIES);
   }
-  const variables = policyVariables(isJsonObject(spec.paramKind));
+  const hasParams = isJsonObject(spec.paramKind);
+  const composed = Array.isArray(spec.variables) ? spec.variables : [];
+  const variables = policyVariables(hasParams, composed.length > 0);
   if (!isJsonObject(spec.matchConstraints)) errs.required(`${at}.matchConstraints`);
   else {
     validateMatchResources(spec.matchConstraints, `${at}.matchConstraints`, errs);
     const rules = spec.matchConstraints.resourceRules;
     if (!Array.isArray(rules) || rules.length === 0) errs.required(`${at}.matchConstraints.resourceRules`);
   }
-  validateMatchConditions(spec.matchConditions, variables, `${at}.matchConditions`, errs);
+  // matchConditions compile without composition (`validateMatchConditionsExpression`).
+  validateMatchConditions(spec.matchConditions, policyVariables(hasParams), `${at}.matchConditions`, errs);
+  const names = composed.map((v) => (isJsonObject(v) && typeof v.name === "string" ? v.name : ""));
+  composed.forEach((v, i) => {
+    const path = `${at}.variables[${i}]`;
+    validateVariable(isJsonObject(v) ? v : {}, variables, names.slice(0, i), path, errs);
+  });
   const validations = Array.isArray(spec.validations) ? spec.validations : [];
   const audits = Array.isArray(spec.auditAnnotations) ? spec.auditAnnotations : [];
   if (validations.length === 0 && audits.length === 0) {
@@ -200,7 +245,7 @@ function validatePolicy(policy: KubeObject, errs: FieldErrors): void {
     errs.required(`${at}.auditAnnotations`, why);
   }
   validations.forEach((v, i) => {
-    validateValidation(isJsonObject(v) ? v : {}, variables, `${at}.validations[${i}]`, errs);
+    validateValidation(isJsonObject(v) ? v : {}, variables, names, `${at}.validations[${i}]`, errs);
   });
 }
 

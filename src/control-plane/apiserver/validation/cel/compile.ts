@@ -547,22 +547,28 @@ export interface CompiledExpression {
 /**
  * Compiles an admission policy expression (k8s.io/apiserver `plugin/cel.compiler.CompileCELExpression`) in the
  * same environment as CRD rules, with `variables` declared as `dyn` (the request's objects are unstructured
- * there: their fields are only known at run time) and the result required to be `returns` when it is known.
+ * there: their fields are only known at run time) and the result required to be `returns` when it is known
+ * (`any`: a policy variable, whose type is free). `composed` names the policy's `spec.variables` visible to the
+ * expression: `variables.<name>` of another name is `undefined field` (the composited compiler's check).
  */
 export function compileAdmissionExpression(
   source: string,
   variables: readonly string[],
-  returns: "bool" | "string",
+  returns: "bool" | "string" | "any",
+  composed: readonly string[] = [],
 ): CompiledExpression {
+  const composition: Known = {
+    schema: { type: "object", properties: Object.fromEntries(composed.map((n) => [n, {}])) },
+  };
   const scope = new Map<string, Known>([
     ...TYPE_NAMES.map((t): [string, Known] => [t, { type: "type" }]),
-    ...variables.map((v): [string, Known] => [v, DYN]),
+    ...variables.map((v): [string, Known] => [v, v === "variables" ? composition : DYN]),
   ]);
   try {
     const compiled = compileExpression(source, scope);
     const iterationCost = Math.max(1, compiled.nodes);
     const type = compiled.result.type;
-    if (type !== undefined && type !== returns) {
+    if (returns !== "any" && type !== undefined && type !== returns) {
       const got = CEL_GO_TYPE_NAMES[type] ?? type;
       return { iterationCost, error: `must evaluate to ${returns} but got ${got}` };
     }
