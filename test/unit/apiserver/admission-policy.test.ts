@@ -67,10 +67,9 @@ describe("collectParams", () => {
       selector: { matchLabels: { pick: "yes" } },
       parameterNotFoundAction: "Deny",
     };
-    expect(collectParams(KIND, ref, "", source).map((p) => (p?.data as { n: string }).n)).toEqual([
-      "one",
-      "two",
-    ]);
+    expect(
+      collectParams(KIND, ref, "", source).map((p) => (p?.data as { n?: string } | undefined)?.n),
+    ).toEqual(["one", "two"]);
   });
 
   it("none found: Allow skips the binding, Deny is a configuration error", () => {
