@@ -10,10 +10,11 @@
  * timeout).
  */
 
-import { failure } from "../../apimachinery/errors.js";
+import { failure, isNotFound } from "../../apimachinery/errors.js";
 import type { KubeObject } from "../../apimachinery/object.js";
 import { type Clock, realClock } from "../../clock/clock.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
+import type { ParamObjects } from "./admission/policies/params.js";
 import { WebhookAdmission } from "./admission/webhooks/pipeline.js";
 import { responseError } from "./errors.js";
 import { builtinResources } from "./registry/builtin-resources.js";
@@ -98,10 +99,18 @@ export class Backend implements ApiBackend {
       random: options.random ?? Math.random,
       admission: new NamespaceLifecycle(() => this.store.resource(NAMESPACES_STORAGE_ID)),
     });
-    const admission = new WebhookAdmission(this.store, this.registryStore, (name) => {
-      const ns = this.store.resource(NAMESPACES_STORAGE_ID).current(name);
-      return ns ? (ns.object().metadata?.labels ?? {}) : undefined;
-    });
+    const namespaceObject = (name: string) =>
+      this.store.resource(NAMESPACES_STORAGE_ID).current(name)?.object();
+    const admission = new WebhookAdmission(
+      this.store,
+      this.registryStore,
+      (name) => {
+        const ns = namespaceObject(name);
+        return ns ? (ns.metadata?.labels ?? {}) : undefined;
+      },
+      namespaceObject,
+      (apiVersion, kind) => this.paramObjects(apiVersion, kind),
+    );
     this.webhookWrites = {
       create: (rt, ns, body, opts) => guardAsync(() => admission.create(this.served(rt), ns, body, opts)),
       update: (rt, ns, name, body, opts) =>
@@ -118,6 +127,30 @@ export class Backend implements ApiBackend {
     const nsType = this.served(this.registry.find("", "v1", "namespaces")!.type);
     for (const name of INITIAL_NAMESPACES)
       this.registryStore.create(nsType, undefined, { metadata: { name } });
+  }
+
+  /** The objects of a ValidatingAdmissionPolicy's paramKind, read through the registry store. */
+  private paramObjects(apiVersion: string, kind: string): ParamObjects | undefined {
+    const slash = apiVersion.indexOf("/");
+    const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const found = this.registry
+      .all()
+      .find((r) => r.type.group === group && r.type.version === version && r.type.kind === kind);
+    if (found === undefined) return undefined;
+    const served = this.served(found.type);
+    return {
+      namespaced: found.type.namespaced,
+      get: (ns, name) => {
+        try {
+          return this.registryStore.get(served, ns, name);
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      list: (ns) => this.registryStore.list(served, ns, {}).items,
+    };
   }
 
   resourceTypes(): ResourceType[] {

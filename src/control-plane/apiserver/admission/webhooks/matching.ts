@@ -85,12 +85,16 @@ export function isExemptResource(a: AdmissionAttributes): boolean {
 export type NamespaceLabels = (name: string) => Record<string, string> | undefined;
 
 /**
- * `namespace.Matcher.MatchNamespaceSelector`: throws 404 NotFound (the namespace) when the selector is not
- * empty and the namespace is gone, as kube-apiserver answers.
+ * `namespace.Matcher.MatchNamespaceSelector` (webhooks and admission policies alike): throws 404 NotFound (the
+ * namespace) when the selector is not empty and the namespace is gone, as kube-apiserver answers.
  */
-function namespaceMatches(hook: Webhook, a: AdmissionAttributes, labelsOf: NamespaceLabels): boolean {
+export function namespaceSelectorMatches(
+  namespaceSelector: JsonObject,
+  a: AdmissionAttributes,
+  labelsOf: NamespaceLabels,
+): boolean {
   if (a.namespace === "" && a.resource !== "namespaces") return true;
-  const selector = selectorOf(hook.namespaceSelector);
+  const selector = selectorOf(namespaceSelector);
   if (selector.empty) return true;
   let labels: Record<string, string> | undefined;
   if (
@@ -107,8 +111,8 @@ function namespaceMatches(hook: Webhook, a: AdmissionAttributes, labelsOf: Names
 }
 
 /** `object.Matcher.MatchObjectSelector`: the new or the old object's labels. */
-function objectMatches(hook: Webhook, a: AdmissionAttributes): boolean {
-  const selector = selectorOf(hook.objectSelector);
+export function objectSelectorMatches(objectSelector: JsonObject, a: AdmissionAttributes): boolean {
+  const selector = selectorOf(objectSelector);
   if (selector.empty) return true;
   const matches = (o: KubeObject | undefined): boolean =>
     o !== undefined && selector.matches(o.metadata?.labels ?? {});
@@ -124,5 +128,8 @@ export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, labelsOf: 
   if (isExemptResource(a)) return false;
   if (!hook.rules.some((r) => ruleMatches(r, a))) return false;
   // A namespace that is gone is an error only for a webhook that would otherwise be called.
-  return objectMatches(hook, a) && namespaceMatches(hook, a, labelsOf);
+  return (
+    objectSelectorMatches(hook.objectSelector, a) &&
+    namespaceSelectorMatches(hook.namespaceSelector, a, labelsOf)
+  );
 }

@@ -24,6 +24,9 @@ import type { ServedResource } from "../../registry/served-resource.js";
 import { StaleAdmission, type Store, type WriteHooks } from "../../registry/store.js";
 import type { MvccStore } from "../../storage/mvcc-store.js";
 import type { DeleteOptions, KubeList, ListOptions, PatchType, WriteOptions } from "../../types.js";
+import { dispatchPolicies, type PolicyContext } from "../policies/dispatcher.js";
+import type { ParamSource } from "../policies/params.js";
+import { type PolicyHook, PolicySource } from "../policies/policy-source.js";
 import { storedWebhooks, type Webhook } from "./configuration.js";
 import { type DispatchContext, dispatchMutating, dispatchValidating } from "./dispatcher.js";
 import type { AdmissionAttributes, NamespaceLabels, Operation } from "./matching.js";
@@ -45,15 +48,37 @@ type Pass = (opts: WriteOptions & { hooks?: WriteHooks }) => KubeObject;
 
 /** Runs the registry store's writes through the admission webhooks. */
 export class WebhookAdmission {
+  private readonly policySource: PolicySource;
+
   constructor(
     private readonly store: MvccStore,
     private readonly registryStore: Store,
     private readonly namespaceLabels: NamespaceLabels,
-  ) {}
+    private readonly namespaceObject: (name: string) => KubeObject | undefined = () => undefined,
+    private readonly params: ParamSource = () => undefined,
+  ) {
+    this.policySource = new PolicySource(store);
+  }
 
-  /** Both kinds of webhooks, read live; empty when no configuration is stored. */
-  private webhooks(): { mutating: Webhook[]; validating: Webhook[] } {
-    return { mutating: storedWebhooks(this.store, true), validating: storedWebhooks(this.store, false) };
+  /**
+   * Both kinds of webhooks and the bound ValidatingAdmissionPolicies (which run just before the validating
+   * webhooks), read live; all empty when nothing is stored.
+   */
+  private webhooks(): { mutating: Webhook[]; validating: Webhook[]; policies: PolicyHook[] } {
+    return {
+      mutating: storedWebhooks(this.store, true),
+      validating: storedWebhooks(this.store, false),
+      policies: this.policySource.hooks(),
+    };
+  }
+
+  private policyContext(warnings: string[]): PolicyContext {
+    return {
+      namespaceLabels: this.namespaceLabels,
+      namespaceObject: this.namespaceObject,
+      params: this.params,
+      warnings,
+    };
   }
 
   /** POST through the webhooks. */
@@ -108,9 +133,7 @@ export class WebhookAdmission {
   ): Promise<KubeObject> {
     for (let attempt = 0; ; attempt++) {
       const hooks = this.webhooks();
-      if (hooks.mutating.length === 0 && hooks.validating.length === 0) {
-        return this.registryStore.delete(served, ns, name, opts);
-      }
+      if (none(hooks)) return this.registryStore.delete(served, ns, name, opts);
       // What fails before admission webhooks in kube-apiserver fails first here too: a missing object (404),
       // NamespaceLifecycle's immortal namespaces (403), failed preconditions (409), a kind's own refusal.
       this.registryStore.delete(served, ns, name, { ...opts, dryRun: ["All"] });
@@ -121,6 +144,7 @@ export class WebhookAdmission {
       attrs.dryRun = Array.isArray(opts.dryRun) && opts.dryRun.includes("All");
       const ctx: DispatchContext = { namespaceLabels: this.namespaceLabels, warnings };
       await dispatchMutating(hooks.mutating, attrs, ctx);
+      dispatchPolicies(hooks.policies, attrs, this.policyContext(warnings));
       await dispatchValidating(hooks.validating, attrs, ctx);
       try {
         return this.registryStore.delete(served, ns, name, opts, {
@@ -185,7 +209,7 @@ export class WebhookAdmission {
   ): Promise<KubeObject> {
     for (let attempt = 0; ; attempt++) {
       const hooks = this.webhooks();
-      if (hooks.mutating.length === 0 && hooks.validating.length === 0) return pass(opts);
+      if (none(hooks)) return pass(opts);
       // Dry passes get their own warnings and flags: only the pass that answers reports them.
       const dry = (extra: WriteHooks): WriteOptions & { hooks: WriteHooks } => ({
         ...opts,
@@ -226,7 +250,7 @@ export class WebhookAdmission {
       if (captured.old?.metadata?.resourceVersion !== undefined) {
         real.expectResourceVersion = captured.old.metadata.resourceVersion;
       }
-      if (hooks.validating.length > 0) {
+      if (hooks.validating.length > 0 || hooks.policies.length > 0) {
         // The object as it would be stored: prepared and validated (a 422 stops the write here).
         const answer = opts.dryRun === true;
         const validated = answer ? answering(pass, opts, real) : pass(dry(real));
@@ -235,11 +259,9 @@ export class WebhookAdmission {
         if (operation === "CREATE" && !mutated.metadata?.name && validated.metadata?.name) {
           real.generatedName = validated.metadata.name;
         }
-        await dispatchValidating(
-          hooks.validating,
-          { ...attrs, name: validated.metadata?.name ?? objName, object: validated },
-          ctx,
-        );
+        const validating = { ...attrs, name: validated.metadata?.name ?? objName, object: validated };
+        dispatchPolicies(hooks.policies, validating, this.policyContext(warnings));
+        await dispatchValidating(hooks.validating, validating, ctx);
         if (answer) return validated;
       }
       try {
@@ -279,6 +301,11 @@ export class WebhookAdmission {
       options: withoutSubresource(options),
     };
   }
+}
+
+/** Whether no webhook and no bound policy is stored (the write then goes straight to the store). */
+function none(hooks: { mutating: Webhook[]; validating: Webhook[]; policies: PolicyHook[] }): boolean {
+  return hooks.mutating.length === 0 && hooks.validating.length === 0 && hooks.policies.length === 0;
 }
 
 /**

@@ -90,7 +90,7 @@ function validateResources(resources: string[], path: string, errs: FieldErrors)
 }
 
 /** `validateRuleWithOperations` and `validateRule`. */
-function validateRule(rule: JsonObject, path: string, errs: FieldErrors): void {
+export function validateRule(rule: JsonObject, path: string, errs: FieldErrors): void {
   const ops = strings(rule.operations);
   if (ops.length === 0) errs.required(`${path}.operations`);
   if (ops.length > 1 && ops.includes("*")) {

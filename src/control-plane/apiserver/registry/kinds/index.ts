@@ -5,6 +5,7 @@
  */
 import type { KindSpec } from "../kind-spec.js";
 import { ADMISSION_KINDS } from "./admission-kinds.js";
+import { ADMISSION_POLICY_KINDS } from "./admission-policy-kinds.js";
 import { APPS_KINDS } from "./apps-kinds.js";
 import { BATCH_KINDS } from "./batch-kinds.js";
 import { CLUSTER_OPS_KINDS } from "./cluster-ops-kinds.js";
@@ -21,4 +22,5 @@ export const COMMON_KINDS: readonly KindSpec[] = [
   ...NETWORK_KINDS,
   ...CLUSTER_OPS_KINDS,
   ...ADMISSION_KINDS,
+  ...ADMISSION_POLICY_KINDS,
 ];

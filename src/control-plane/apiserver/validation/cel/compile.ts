@@ -534,3 +534,46 @@ export function compileRule(rule: ValidationRule, schema: SchemaProps, root: boo
     ...(messageError ? { messageError } : {}),
   };
 }
+
+/** An admission policy's expression compiled (`plugin/cel.CompilationResult`): its program, or the error. */
+export interface CompiledExpression {
+  readonly program?: Program;
+  /** Static weight of one loop iteration, for the runtime cost meter. */
+  readonly iterationCost: number;
+  /** `compilation failed: ERROR: ...`, or `must evaluate to bool but got int` when the result's type is known and wrong. */
+  readonly error?: string;
+}
+
+/**
+ * Compiles an admission policy expression (k8s.io/apiserver `plugin/cel.compiler.CompileCELExpression`) in the
+ * same environment as CRD rules, with `variables` declared as `dyn` (the request's objects are unstructured
+ * there: their fields are only known at run time) and the result required to be `returns` when it is known
+ * (`any`: a policy variable, whose type is free). `composed` names the policy's `spec.variables` visible to the
+ * expression: `variables.<name>` of another name is `undefined field` (the composited compiler's check).
+ */
+export function compileAdmissionExpression(
+  source: string,
+  variables: readonly string[],
+  returns: "bool" | "string" | "any",
+  composed: readonly string[] = [],
+): CompiledExpression {
+  const composition: Known = {
+    schema: { type: "object", properties: Object.fromEntries(composed.map((n) => [n, {}])) },
+  };
+  const scope = new Map<string, Known>([
+    ...TYPE_NAMES.map((t): [string, Known] => [t, { type: "type" }]),
+    ...variables.map((v): [string, Known] => [v, v === "variables" ? composition : DYN]),
+  ]);
+  try {
+    const compiled = compileExpression(source, scope);
+    const iterationCost = Math.max(1, compiled.nodes);
+    const type = compiled.result.type;
+    if (returns !== "any" && type !== undefined && type !== returns) {
+      const got = CEL_GO_TYPE_NAMES[type] ?? type;
+      return { iterationCost, error: `must evaluate to ${returns} but got ${got}` };
+    }
+    return { program: compiled.program, iterationCost };
+  } catch (e) {
+    return { iterationCost: 1, error: `compilation failed: ${(e as Error).message}` };
+  }
+}

@@ -92,7 +92,7 @@ class Run {
 }
 
 /** cel-go's wording for the errors `@bufbuild/cel` raises (`no such key`, `division by zero`, ...). */
-function celGoError(message: string): string {
+export function celGoError(message: string): string {
   const field = /^field not found: (.*)$/.exec(message);
   if (field) return `no such key: ${field[1]}`;
   if (/divide by zero$/.test(message)) return "division by zero";
@@ -289,7 +289,7 @@ export class RuleValidator {
 }
 
 /** Runs a program; an exception (the cost meter's, or a library's) comes back as an Error value. */
-function evalSafely(
+export function evalSafely(
   program: (b: Record<string, unknown>) => unknown,
   bindings: Record<string, unknown>,
 ): unknown {
@@ -301,7 +301,7 @@ function evalSafely(
 }
 
 /** A messageExpression's message, or `undefined` when it fails (then the rule's message is used). */
-function evaluateMessage(
+export function evaluateMessage(
   program: (b: Record<string, unknown>) => unknown,
   bindings: Record<string, unknown>,
   meter: CostMeter,
