@@ -6,6 +6,12 @@
  * E events/s are written over HTTP: write-to-delivery p50/p99). Targets: the embedded server at least 5x
  * envtest's creates/s and at most a fifth of its LIST latency.
  *
+ * The fan-out capacity ladder (issue 27), embedded server and envtest side by side: at 100 and at 1,000 watchers,
+ * rates from 10 events/s upwards, each rung on a fresh namespace, until a rung's p99 goes over 20 ms or an event
+ * is lost. Targets: at every rung both servers ran, our p99 at most envtest's; the highest rate inside p99 20 ms
+ * at 1,000 watchers at least 2x envtest's. (This replaces the scale family's 1,000 watchers x 1,000 events/s, a
+ * million deliveries a second on 2 cores.)
+ *
  * Like for like: envtest is kube-apiserver and etcd with no controller manager, so the embedded server is
  * measured the same way (`embedded`: no control-plane controllers, no Lease renewals), and a second time as a
  * learner starts it (`embedded+cp`: its garbage collector and namespace controller run in the same process and
@@ -43,6 +49,9 @@ interface Sizes {
   watchers: number;
   eventsPerSecond: number;
   watchSeconds: number;
+  /** Watcher counts of the capacity ladder, and its rates (events/s), lowest first. */
+  ladderWatchers: number[];
+  ladderRates: number[];
 }
 
 const FULL: Sizes = {
@@ -53,6 +62,8 @@ const FULL: Sizes = {
   watchers: 100,
   eventsPerSecond: 500,
   watchSeconds: 3,
+  ladderWatchers: [100, 1000],
+  ladderRates: [10, 30, 100, 300, 1000],
 };
 const TINY: Sizes = {
   starts: 1,
@@ -62,6 +73,8 @@ const TINY: Sizes = {
   watchers: 5,
   eventsPerSecond: 50,
   watchSeconds: 0.5,
+  ladderWatchers: [5],
+  ladderRates: [20, 50],
 };
 
 interface BackendFigures {
@@ -71,6 +84,72 @@ interface BackendFigures {
   watchP50: number;
   watchP99: number;
   delivered: number;
+  /** The capacity ladder's rungs, in the order run (empty for backends it does not run on). */
+  ladder: Rung[];
+}
+
+/** The p99 bound of the capacity ladder. */
+const LADDER_P99_MS = 20;
+
+/** One rung of the capacity ladder. */
+interface Rung {
+  watchers: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  /** Share of the expected deliveries that arrived. */
+  delivered: number;
+}
+
+/** Whether a rung is inside the bound: every delivery arrived, p99 within {@link LADDER_P99_MS}. */
+function inside(r: Rung): boolean {
+  return r.p99 <= LADDER_P99_MS && r.delivered >= 1;
+}
+
+/**
+ * `watchers` watch streams (worker thread) on a fresh `namespace` while `perSecond` ConfigMaps are created there
+ * for `seconds`; the watchers stop 5 s after the last write, and what has not arrived by then is lost.
+ */
+async function fanOut(
+  address: ServerAddress,
+  namespace: string,
+  watchers: number,
+  perSecond: number,
+  seconds: number,
+): Promise<Omit<Rung, "watchers" | "rate">> {
+  await ensureNamespace(address, namespace);
+  const writes = Math.max(1, Math.round(perSecond * seconds));
+  let writing: Promise<unknown> = Promise.resolve();
+  const result = await runLoad(
+    address,
+    { job: "watch", namespace, watchers, expected: writes * watchers },
+    (worker) => {
+      writing = runLoad(address, { job: "creates", namespace, count: writes, clients: 4, perSecond }).then(
+        () => setTimeout(() => worker.postMessage("stop"), 5000).unref(),
+      );
+    },
+  );
+  await writing;
+  if (result.kind !== "watch") throw new Error("unexpected load result");
+  return { p50: result.p50, p99: result.p99, delivered: result.delivered / (writes * watchers) };
+}
+
+/** The ladder at each watcher count, stopping a count at its first rung outside the bound. */
+async function ladderOf(address: ServerAddress, sizes: Sizes, log: (l: string) => void, label: string) {
+  const rungs: Rung[] = [];
+  for (const watchers of sizes.ladderWatchers) {
+    for (const rate of sizes.ladderRates) {
+      log(`  ${label}: fan-out ladder, ${watchers} watchers x ${rate} events/s...`);
+      const rung = {
+        watchers,
+        rate,
+        ...(await fanOut(address, `bench-fan-${watchers}-${rate}`, watchers, rate, sizes.watchSeconds)),
+      };
+      rungs.push(rung);
+      if (!inside(rung)) break;
+    }
+  }
+  return rungs;
 }
 
 /** Creates a namespace (201, or 409 when it exists). */
@@ -122,6 +201,8 @@ const EMBEDDED_SERVER: Contender = {
     embedded: { controllers: { garbageCollector: false, namespace: false }, leaderElection: false },
   },
 };
+/** The contenders the fan-out capacity ladder runs on: like for like, API servers without controllers. */
+const LADDER_CONTENDERS = ["embedded", "envtest"];
 /** The embedded backend as `startCluster()` gives it to a learner: its control plane runs in the same process. */
 const EMBEDDED_WITH_CONTROL_PLANE: Contender = { label: "embedded+cp", backend: "embedded" };
 
@@ -148,7 +229,6 @@ async function measure(
     if (typeof address === "string") throw new Error(`${label}: ${address}`);
     await ensureNamespace(address, "bench-creates");
     await ensureNamespace(address, "bench-list");
-    await ensureNamespace(address, "bench-watch");
     await runLoad(address, {
       job: "creates",
       namespace: "bench-creates",
@@ -173,30 +253,22 @@ async function measure(
     });
     const lists = await runLoad(address, { job: "list", namespace: "bench-list", lists: sizes.lists });
     if (lists.kind !== "list") throw new Error("unexpected load result");
-    const writes = Math.round(sizes.eventsPerSecond * sizes.watchSeconds);
-    let writing: Promise<unknown> = Promise.resolve();
-    const fanOut = await runLoad(
+    const watch = await fanOut(
       address,
-      { job: "watch", namespace: "bench-watch", watchers: sizes.watchers, expected: writes * sizes.watchers },
-      (worker) => {
-        writing = runLoad(address, {
-          job: "creates",
-          namespace: "bench-watch",
-          count: writes,
-          clients: 4,
-          perSecond: sizes.eventsPerSecond,
-        }).then(() => setTimeout(() => worker.postMessage("stop"), 5000).unref());
-      },
+      "bench-watch",
+      sizes.watchers,
+      sizes.eventsPerSecond,
+      sizes.watchSeconds,
     );
-    await writing;
-    if (fanOut.kind !== "watch") throw new Error("unexpected load result");
+    const ladder = LADDER_CONTENDERS.includes(label) ? await ladderOf(address, sizes, log, label) : [];
     return {
       startMs: median(starts),
       createsPerSecond: creates.perSecond,
       listMs: median(lists.ms.slice(Math.min(2, lists.ms.length - 1))),
-      watchP50: fanOut.p50,
-      watchP99: fanOut.p99,
-      delivered: fanOut.delivered / (writes * sizes.watchers),
+      watchP50: watch.p50,
+      watchP99: watch.p99,
+      delivered: watch.delivered,
+      ladder,
     };
   } finally {
     await cluster.stop();
@@ -280,8 +352,10 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       }),
     );
   }
+  figures.push(...ladderFigures(sizes, ours.ladder, envtest?.ladder));
   const names = [...results.keys()];
   const charts = [
+    ...sizes.ladderWatchers.map((w) => ladderChart(w, ours.ladder, envtest?.ladder)),
     xyChart({
       title: `Creates per second by backend (${names.join(", ")})`,
       x: names,
@@ -301,6 +375,96 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     }),
   ];
   return { figures, charts, missing };
+}
+
+/** The highest rate inside the bound at `watchers` (0 when even the lowest rung was outside). */
+function capacity(rungs: readonly Rung[], watchers: number): number {
+  return rungs.filter((r) => r.watchers === watchers && inside(r)).at(-1)?.rate ?? 0;
+}
+
+const describeRungs = (rungs: readonly Rung[], watchers: number) =>
+  rungs
+    .filter((r) => r.watchers === watchers)
+    .map(
+      (r) =>
+        `${r.rate}/s p99 ${r.p99.toFixed(1)} ms${r.delivered < 1 ? ` (${(r.delivered * 100).toFixed(1)}% delivered)` : ""}`,
+    )
+    .join(", ");
+
+/**
+ * The ladder's figures: per watcher count, the capacity beside envtest's and the p99 comparison at every rung
+ * both ran (judged: ours at most envtest's at each), and at the largest count the capacity ratio (judged >= 2).
+ */
+function ladderFigures(
+  sizes: Sizes,
+  ours: readonly Rung[],
+  envtest: readonly Rung[] | undefined,
+): BenchFigure[] {
+  const figures: BenchFigure[] = [];
+  const largest = Math.max(...sizes.ladderWatchers);
+  for (const w of sizes.ladderWatchers) {
+    const mine = capacity(ours, w);
+    figures.push({
+      name: `fan-out capacity at ${w.toLocaleString("en-US")} watchers: highest events/s with p99 <= ${LADDER_P99_MS} ms`,
+      value: mine,
+      unit: "events/s",
+      ...(envtest ? { peers: [peerRate("envtest", mine, capacity(envtest, w))] } : {}),
+      notes: `embedded: ${describeRungs(ours, w)}${envtest ? `; envtest: ${describeRungs(envtest, w)}` : ""}`,
+    });
+    if (!envtest) continue;
+    const common = ours.filter(
+      (r) => r.watchers === w && envtest.some((e) => e.watchers === w && e.rate === r.rate),
+    );
+    const ratios = common.map((r) => {
+      const theirs = envtest.find((e) => e.watchers === w && e.rate === r.rate) as Rung;
+      return { rate: r.rate, ratio: theirs.p99 / r.p99 };
+    });
+    const worst = ratios.reduce<(typeof ratios)[number] | undefined>(
+      (a, b) => (a && a.ratio <= b.ratio ? a : b),
+      undefined,
+    );
+    figures.push(
+      judged({
+        name: `fan-out p99 at ${w.toLocaleString("en-US")} watchers, envtest / embedded at the worst common rung`,
+        value: worst?.ratio ?? Number.NaN,
+        unit: "x",
+        target: ">= 1",
+        notes: `at ${worst?.rate ?? "-"} events/s; every common rung: ${ratios.map((r) => `${r.rate}/s ${r.ratio.toFixed(2)}x`).join(", ")}`,
+      }),
+    );
+    if (w === largest) {
+      const theirs = capacity(envtest, w);
+      figures.push(
+        judged({
+          name: `fan-out capacity at ${w.toLocaleString("en-US")} watchers: embedded / envtest`,
+          value: theirs > 0 ? mine / theirs : mine > 0 ? Number.POSITIVE_INFINITY : Number.NaN,
+          unit: "x",
+          target: ">= 2",
+          notes: `embedded ${mine} events/s, envtest ${theirs} events/s`,
+        }),
+      );
+    }
+  }
+  return figures;
+}
+
+/** p99 against the rate at one watcher count, a line per server. */
+function ladderChart(watchers: number, ours: readonly Rung[], envtest: readonly Rung[] | undefined): string {
+  const rates = [
+    ...new Set([...ours, ...(envtest ?? [])].filter((r) => r.watchers === watchers).map((r) => r.rate)),
+  ].sort((a, b) => a - b);
+  const p99At = (rungs: readonly Rung[]) =>
+    rates.map((rate) => rungs.find((r) => r.watchers === watchers && r.rate === rate)?.p99 ?? 0);
+  return xyChart({
+    title: `fan-out p99 (ms) at ${watchers.toLocaleString("en-US")} watchers by events/s; lines: embedded${envtest ? ", envtest" : ""} (0: not run)`,
+    x: rates,
+    xLabel: "events/s",
+    yLabel: "p99 ms",
+    series: [
+      { kind: "line", values: p99At(ours) },
+      ...(envtest ? [{ kind: "line" as const, values: p99At(envtest) }] : []),
+    ],
+  });
 }
 
 /** The embedded-vs-real-servers family. */

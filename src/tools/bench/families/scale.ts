@@ -2,8 +2,8 @@
  * Scale: how the informer's initial sync and memory grow from 1k to 100k ConfigMaps (the fitted log-log slope
  * says whether the growth is linear), the embedded server's own heap per stored object at each size, client-go's
  * memory per cached object beside ours, and watch fan-out to 1,000 watchers at 1,000 events/s.
- * Targets: 100k objects synced in 1 s or less; memory per cached object at or below client-go's; fan-out p99
- * under 20 ms.
+ * Targets: 100k objects synced in 1 s or less; memory per cached object at or below client-go's. The fan-out
+ * figures have no target here: the judged ones are the backends family's ladder beside envtest.
  */
 import { xyChart } from "../../../workbook/viz/xychart.js";
 import { runLoad } from "../apiserver.js";
@@ -193,13 +193,14 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     );
   if (fanOut)
     figures.push(
-      judged({
+      // No target any more (issue 27 retired it): 1,000 x 1,000 events/s is a million deliveries a second on 2
+      // cores. The judged fan-out targets are the backends family's ladder, side by side with envtest.
+      {
         name: `watch fan-out p99, ${sizes.watchers} watchers x ${sizes.eventsPerSecond} events/s`,
         value: fanOut.p99,
         unit: "ms",
-        target: `<= ${FAN_OUT_P99_MS}`,
-        notes: `p50 ${fanOut.p50.toFixed(1)} ms; ${(fanOut.delivered * 100).toFixed(1)}% delivered; watchers in a worker thread, server in its own process`,
-      }),
+        notes: `p50 ${fanOut.p50.toFixed(1)} ms; ${(fanOut.delivered * 100).toFixed(1)}% delivered; watchers in a worker thread, server in its own process; no target (retired, see the backends family's ladder)`,
+      },
     );
   if (ladder.length > 0) {
     const within = ladder.filter(withinTarget).at(-1);
