@@ -4,11 +4,11 @@
  * ownerReferences and data, what happens after a failure (a level-triggered controller retries) and how many
  * reads the controller sends (it reads its cache, as a controller-runtime reconciler reads its client's cache).
  */
-import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
+import type { V1ConfigMap } from "@kubernetes/client-node";
 import type { Cluster } from "../../control-plane/cluster/index.js";
 import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
-import { CONFIGSET_LABEL, type ConfigSet, configSetClient } from "../workbook-api/index.js";
+import { CONFIGSET_LABEL, type ConfigSet } from "../workbook-api/index.js";
 import {
   ConfigSetScenario,
   gradingCluster,
@@ -18,7 +18,6 @@ import {
   openTrackScenario,
   prepareTrack,
   sleep,
-  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 

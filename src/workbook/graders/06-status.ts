@@ -4,18 +4,12 @@
  * namespace per check, on either track (the TypeScript factory or the Go program, support/tracks.ts). Outcomes
  * only: what a reader of the status sees, as `kubectl wait --for=condition=Ready` would.
  */
-import { CoreV1Api } from "@kubernetes/client-node";
 import { SharedInformerFactory } from "../../cache/index.js";
 import type { Cluster } from "../../control-plane/cluster/index.js";
 import { findStatusCondition } from "../../controller/index.js";
 import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
-import {
-  CONFIGSET_LABEL,
-  type ConfigSet,
-  configSetClient,
-  WorkbookResources,
-} from "../workbook-api/index.js";
+import { CONFIGSET_LABEL, type ConfigSet, WorkbookResources } from "../workbook-api/index.js";
 import {
   ConfigSetScenario,
   gradingCluster,
@@ -25,7 +19,6 @@ import {
   openTrackScenario,
   prepareTrack,
   sleep,
-  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 

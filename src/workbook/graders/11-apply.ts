@@ -5,13 +5,13 @@
  * manager surviving, a forced field taken back, a key removed by omission, resourceVersions that do not move when
  * nothing differs, and the requests the embedded server served (no GET, LIST, create or update of a ConfigMap).
  */
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
+import { PatchStrategy, setHeaderOptions, type V1ConfigMap } from "@kubernetes/client-node";
 import { SharedInformerFactory } from "../../cache/index.js";
 import { BuiltinResources } from "../../client/index.js";
 import { getControllerOf } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
 import { ownedFields } from "../viz/field-ownership.js";
-import { CONFIGSET_LABEL, configSetClient } from "../workbook-api/index.js";
+import { CONFIGSET_LABEL } from "../workbook-api/index.js";
 import {
   ConfigSetScenario,
   countRequests,
@@ -23,7 +23,6 @@ import {
   prepareTrack,
   requestsByVerb,
   sleep,
-  type TrackScenarioPlace,
   withScenario,
 } from "./support/index.js";
 

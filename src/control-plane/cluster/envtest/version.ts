@@ -3,8 +3,8 @@
  * outside the repository (`~/.cache/kube-controller-workbook/envtest/<version>/`) so that a build made once on a
  * machine serves every checkout and every CI run there.
  */
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { workbookCacheDir } from "../cache-dir.js";
 
 /** The pinned Kubernetes release `workbook envtest build` compiles (k8s.io/kubernetes v1.34.4). */
 export const DEFAULT_ENVTEST_VERSION = "1.34.4";
@@ -15,8 +15,7 @@ export const DEFAULT_ENVTEST_VERSION = "1.34.4";
  */
 export function envtestCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.WORKBOOK_ENVTEST_CACHE) return env.WORKBOOK_ENVTEST_CACHE;
-  const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "kube-controller-workbook", "envtest");
+  return workbookCacheDir("envtest", env);
 }
 
 /** The folder for one version: `src/` holds the generated Go module, `bin/` is a valid KUBEBUILDER_ASSETS. */

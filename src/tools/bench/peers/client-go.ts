@@ -12,10 +12,10 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { workbookCacheDir } from "../../../control-plane/cluster/cache-dir.js";
 
 /** A built peer binary and the client-go release it was built with. */
 export interface ClientGoPeer {
@@ -39,7 +39,7 @@ export function clientGoPeerSource(): string {
 /** `$WORKBOOK_PEER_CACHE`, else `$XDG_CACHE_HOME/kube-controller-workbook/client-go-peer`, else under `~/.cache`. */
 export function clientGoPeerCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.WORKBOOK_PEER_CACHE) return env.WORKBOOK_PEER_CACHE;
-  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "kube-controller-workbook", "client-go-peer");
+  return workbookCacheDir("client-go-peer", env);
 }
 
 /** Hash of go.mod, go.sum and every .go file: a changed source gets a new binary, never a stale one. */

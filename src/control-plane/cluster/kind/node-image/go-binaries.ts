@@ -8,8 +8,8 @@
  */
 import { existsSync, lstatSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { workbookCacheDir } from "../../cache-dir.js";
 import { buildEnvtestBinaries } from "../../envtest/go-build.js";
 import { renderGoMod, stagingModulesFrom, versionLdflags } from "../../envtest/go-module.js";
 import { normalizeVersion } from "../../envtest/version.js";
@@ -32,7 +32,7 @@ const BUILT = [...NODE_COMMANDS, "pause"] as const;
  */
 export function kindCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.WORKBOOK_KIND_CACHE) return env.WORKBOOK_KIND_CACHE;
-  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "kube-controller-workbook", "kind");
+  return workbookCacheDir("kind", env);
 }
 
 const IMPORTS: Record<(typeof NODE_COMMANDS)[number], string[]> = {
