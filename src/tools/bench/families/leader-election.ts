@@ -5,9 +5,16 @@
  * writes an empty holder), and times how long until another candidate starts leading. A new candidate replaces
  * the stopped one, so there are always three.
  *
- * Judged against the bound the algorithm gives: a crash is noticed once the lease expires on a candidate's own
- * clock and its next jittered retry comes round (leaseDurationMs + retryPeriodMs x 2.2); a release at the next
- * retry (retryPeriodMs x 2.2). Every trial also checks the safety property: no two leadership intervals overlap.
+ * Judged against the bound the algorithm gives. A crash: a candidate's clock for the lease starts when it *sees*
+ * the leader's last renewal (client-go's observedTime), which is at its next jittered retry, up to
+ * retryPeriodMs x 2.2 after the renewal; the lease then expires leaseDurationMs later on that clock, and the
+ * candidate takes it at its next retry, up to retryPeriodMs x 2.2 after that. So a crash just after a renewal
+ * fails over within leaseDurationMs + 2 x retryPeriodMs x 2.2 (1,880 ms here). (The bound this family used
+ * before, leaseDurationMs + retryPeriodMs x 2.2 = 1,440 ms, left out the first wait. The trial over it in the
+ * run issue 27 quotes, 1,528 ms, fits: expiry plus the retry after it take at most 1,440 ms, so its candidate
+ * saw the last renewal at least 88 ms after it was written.)
+ * A release: at the next retry (retryPeriodMs x 2.2), since the empty holder makes the lease free at once.
+ * Every trial also checks the safety property: no two leadership intervals overlap.
  */
 import { JITTER_FACTOR } from "../../../leaderelection/leader-election-config.js";
 import { LeaderElector } from "../../../leaderelection/leader-elector.js";
@@ -127,7 +134,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       await Promise.all(live.map((c) => c.done));
     }
     // Rounded to the millisecond: 200 x 2.2 is 440.00000000000006 in floating point.
-    const crashBound = Math.round(LEASE.leaseDurationMs + LEASE.retryPeriodMs * (1 + JITTER_FACTOR));
+    const crashBound = Math.round(LEASE.leaseDurationMs + 2 * LEASE.retryPeriodMs * (1 + JITTER_FACTOR));
     const releaseBound = Math.round(LEASE.retryPeriodMs * (1 + JITTER_FACTOR));
     const doubled = overlaps(everyone);
     const figure = (kind: "crash" | "release", bound: number): BenchFigure[] => {
