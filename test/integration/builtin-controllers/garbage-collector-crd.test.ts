@@ -1,7 +1,7 @@
 import { ApiException, ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
-import { configMaps, eventually, refTo } from "./helpers.js";
+import { configMaps, createExampleCrd, eventually, refTo } from "./helpers.js";
 
 /** The collector re-discovers resources when a CRD appears, and then collects custom resources too. */
 
@@ -20,27 +20,8 @@ afterAll(async () => {
 
 describe("GarbageCollector and CustomResourceDefinitions", () => {
   it("watches a CRD created after it started: custom resources own and are owned", async () => {
-    const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
     const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
-    await ext.createCustomResourceDefinition({
-      body: {
-        metadata: { name: "widgets.example.com" },
-        spec: {
-          group: "example.com",
-          scope: "Namespaced",
-          names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
-          versions: [
-            {
-              name: "v1",
-              served: true,
-              storage: true,
-              schema: { openAPIV3Schema: { type: "object", x_kubernetes_preserve_unknown_fields: true } },
-            },
-          ],
-        },
-      },
-    });
-    const widgets = { group: "example.com", version: "v1", namespace: "default", plural: "widgets" };
+    const widgets = await createExampleCrd(cluster, "widgets", "Widget");
     const exists = async (name: string) => {
       try {
         await custom.getNamespacedCustomObject({ ...widgets, name });
@@ -98,20 +79,7 @@ describe("GarbageCollector when a CRD is deleted", () => {
     try {
       const ext = own.kubeConfig.makeApiClient(ApiextensionsV1Api);
       const custom = own.kubeConfig.makeApiClient(CustomObjectsApi);
-      const gadgets = { group: "example.com", version: "v1", namespace: "default", plural: "gadgets" };
-      await ext.createCustomResourceDefinition({
-        body: {
-          metadata: { name: "gadgets.example.com" },
-          spec: {
-            group: "example.com",
-            scope: "Namespaced",
-            names: { plural: "gadgets", singular: "gadget", kind: "Gadget", listKind: "GadgetList" },
-            versions: [
-              { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } },
-            ],
-          },
-        },
-      });
+      const gadgets = await createExampleCrd(own, "gadgets", "Gadget");
       const served = async () => {
         try {
           await custom.listNamespacedCustomObject(gadgets);

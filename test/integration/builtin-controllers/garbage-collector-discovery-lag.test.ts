@@ -1,9 +1,9 @@
-import { ApiextensionsV1Api, CustomObjectsApi } from "@kubernetes/client-node";
+import { CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
 import { GarbageCollector } from "../../../src/control-plane/builtin-controllers/garbage-collector/garbage-collector.js";
 import { type Cluster, startCluster } from "../../../src/control-plane/cluster/index.js";
-import { configMaps, eventually } from "./helpers.js";
+import { configMaps, createExampleCrd, eventually } from "./helpers.js";
 
 /**
  * A dependent whose owner is of a kind the collector's discovery has not caught up with yet is kept. kube's
@@ -42,27 +42,8 @@ afterAll(async () => {
 
 describe("GarbageCollector while discovery lags behind a new CRD", () => {
   it("keeps a child whose owner's kind is not discovered yet, and collects it once the owner goes", async () => {
-    const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
     const custom = cluster.kubeConfig.makeApiClient(CustomObjectsApi);
-    await ext.createCustomResourceDefinition({
-      body: {
-        metadata: { name: "gadgets.example.com" },
-        spec: {
-          group: "example.com",
-          scope: "Namespaced",
-          names: { plural: "gadgets", singular: "gadget", kind: "Gadget", listKind: "GadgetList" },
-          versions: [
-            {
-              name: "v1",
-              served: true,
-              storage: true,
-              schema: { openAPIV3Schema: { type: "object", x_kubernetes_preserve_unknown_fields: true } },
-            },
-          ],
-        },
-      },
-    });
-    const gadgets = { group: "example.com", version: "v1", namespace: "default", plural: "gadgets" };
+    const gadgets = await createExampleCrd(cluster, "gadgets", "Gadget");
     let owner: { metadata: { uid: string } } | undefined;
     expect(
       await eventually(async () => {

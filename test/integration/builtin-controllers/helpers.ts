@@ -1,4 +1,10 @@
-import { ApiException, CoreV1Api, type V1ConfigMap, type V1OwnerReference } from "@kubernetes/client-node";
+import {
+  ApiException,
+  ApiextensionsV1Api,
+  CoreV1Api,
+  type V1ConfigMap,
+  type V1OwnerReference,
+} from "@kubernetes/client-node";
 import type { Cluster } from "../../../src/control-plane/cluster/index.js";
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns the last answer. */
@@ -59,4 +65,30 @@ export function refTo(owner: V1ConfigMap, blockOwnerDeletion?: boolean): V1Owner
     uid: owner.metadata!.uid!,
     ...(blockOwnerDeletion === undefined ? {} : { blockOwnerDeletion }),
   };
+}
+
+/**
+ * Creates the namespaced CRD `<plural>.example.com` with one served and stored version v1 (any fields kept);
+ * returns the coordinates CustomObjectsApi takes for its objects in namespace `default`.
+ */
+export async function createExampleCrd(cluster: Cluster, plural: string, kind: string) {
+  await cluster.kubeConfig.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
+    body: {
+      metadata: { name: `${plural}.example.com` },
+      spec: {
+        group: "example.com",
+        scope: "Namespaced",
+        names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: "object", x_kubernetes_preserve_unknown_fields: true } },
+          },
+        ],
+      },
+    },
+  });
+  return { group: "example.com", version: "v1", namespace: "default", plural };
 }
