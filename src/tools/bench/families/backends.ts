@@ -40,6 +40,7 @@ import {
 } from "../types.js";
 import { serverAddressOf } from "./cluster-address.js";
 import type { ServerAddress } from "./raw-client.js";
+import { FAN_OUT_P99_MS, type FanOut, withinTarget } from "./scale.js";
 
 interface Sizes {
   starts: number;
@@ -88,22 +89,10 @@ interface BackendFigures {
   ladder: Rung[];
 }
 
-/** The p99 bound of the capacity ladder. */
-const LADDER_P99_MS = 20;
-
-/** One rung of the capacity ladder. */
-interface Rung {
+/** One rung of the capacity ladder: a fan-out run at `watchers` x `rate` events/s. */
+interface Rung extends FanOut {
   watchers: number;
   rate: number;
-  p50: number;
-  p99: number;
-  /** Share of the expected deliveries that arrived. */
-  delivered: number;
-}
-
-/** Whether a rung is inside the bound: every delivery arrived, p99 within {@link LADDER_P99_MS}. */
-function inside(r: Rung): boolean {
-  return r.p99 <= LADDER_P99_MS && r.delivered >= 1;
 }
 
 /**
@@ -116,7 +105,7 @@ async function fanOut(
   watchers: number,
   perSecond: number,
   seconds: number,
-): Promise<Omit<Rung, "watchers" | "rate">> {
+): Promise<FanOut> {
   await ensureNamespace(address, namespace);
   const writes = Math.max(1, Math.round(perSecond * seconds));
   let writing: Promise<unknown> = Promise.resolve();
@@ -146,7 +135,7 @@ async function ladderOf(address: ServerAddress, sizes: Sizes, log: (l: string) =
         ...(await fanOut(address, `bench-fan-${watchers}-${rate}`, watchers, rate, sizes.watchSeconds)),
       };
       rungs.push(rung);
-      if (!inside(rung)) break;
+      if (!withinTarget(rung)) break;
     }
   }
   return rungs;
@@ -379,7 +368,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
 
 /** The highest rate inside the bound at `watchers` (0 when even the lowest rung was outside). */
 function capacity(rungs: readonly Rung[], watchers: number): number {
-  return rungs.filter((r) => r.watchers === watchers && inside(r)).at(-1)?.rate ?? 0;
+  return rungs.filter((r) => r.watchers === watchers && withinTarget(r)).at(-1)?.rate ?? 0;
 }
 
 const describeRungs = (rungs: readonly Rung[], watchers: number) =>
@@ -405,7 +394,7 @@ function ladderFigures(
   for (const w of sizes.ladderWatchers) {
     const mine = capacity(ours, w);
     figures.push({
-      name: `fan-out capacity at ${w.toLocaleString("en-US")} watchers: highest events/s with p99 <= ${LADDER_P99_MS} ms`,
+      name: `fan-out capacity at ${w.toLocaleString("en-US")} watchers: highest events/s with p99 <= ${FAN_OUT_P99_MS} ms`,
       value: mine,
       unit: "events/s",
       ...(envtest ? { peers: [peerRate("envtest", mine, capacity(envtest, w))] } : {}),

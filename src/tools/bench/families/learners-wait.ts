@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { xyChart } from "../../../workbook/viz/xychart.js";
-import { notebookEnv, notebookProblems } from "../../cli/notebook-env.js";
+import { exitCode, notebookEnv, notebookProblems } from "../../cli/notebook-env.js";
 import { listNotebooks } from "../../cli/notebooks.js";
 import { workbookPaths } from "../../cli/workbook-paths.js";
 import { median, percentile, sorted } from "../measure.js";
@@ -129,10 +129,7 @@ async function runNotebooks(notebooks: string[], log: (line: string) => void): P
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on("error", reject);
-      child.on("close", resolve);
-    });
+    const code = await exitCode(child, "learners-wait");
     if (code !== 0)
       throw new Error(`the notebooks did not run clean:\n${output.split("\n").slice(-25).join("\n")}`);
     const runs = JSON.parse(readFileSync(runnerOut, "utf8")) as RunnerTimings[];
