@@ -426,10 +426,12 @@ function ladderFigures(
       figures.push(
         judged({
           name: `fan-out capacity at ${w.toLocaleString("en-US")} watchers: embedded / envtest`,
-          value: theirs > 0 ? mine / theirs : mine > 0 ? Number.POSITIVE_INFINITY : Number.NaN,
+          // envtest outside the bound even at the lowest rate: its capacity is below that rate, so the ratio is
+          // at least ours over it (a finite lower bound; judged() gives no verdict on an infinite value).
+          value: mine / (theirs > 0 ? theirs : (sizes.ladderRates[0] as number)),
           unit: "x",
           target: ">= 2",
-          notes: `embedded ${mine} events/s, envtest ${theirs} events/s`,
+          notes: `embedded ${mine} events/s, envtest ${theirs > 0 ? `${theirs} events/s` : `below ${sizes.ladderRates[0]} events/s (the ratio is a lower bound)`}`,
         }),
       );
     }
