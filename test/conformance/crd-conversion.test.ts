@@ -27,10 +27,15 @@ function freshGroup(): string {
   return `c${randomBytes(3).toString("hex")}.conformance.workbook.example.com`;
 }
 
-/** `gizmos.<group>` at v1alpha1 (declares `spec.legacy`) and v1 (declares `spec.size`, default 3). */
-function crd(group: string, storage: "v1alpha1" | "v1", conversion?: unknown) {
-  const schema = (props: Record<string, unknown>) => ({
-    openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: props } } },
+/** `gizmos.<group>` at v1alpha1 and v1, each declaring the `spec` properties given, `storage` the stored one. */
+function gizmoCrd(
+  group: string,
+  storage: "v1alpha1" | "v1",
+  props: Record<"v1alpha1" | "v1", Record<string, unknown>>,
+  conversion?: unknown,
+) {
+  const schema = (properties: Record<string, unknown>) => ({
+    openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties } } },
   });
   return {
     apiVersion: "apiextensions.k8s.io/v1",
@@ -41,22 +46,27 @@ function crd(group: string, storage: "v1alpha1" | "v1", conversion?: unknown) {
       scope: "Namespaced",
       names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo", listKind: "GizmoList" },
       ...(conversion === undefined ? {} : { conversion }),
-      versions: [
-        {
-          name: "v1alpha1",
-          served: true,
-          storage: storage === "v1alpha1",
-          schema: schema({ name: { type: "string" }, legacy: { type: "string" } }),
-        },
-        {
-          name: "v1",
-          served: true,
-          storage: storage === "v1",
-          schema: schema({ name: { type: "string" }, size: { type: "integer", default: 3 } }),
-        },
-      ],
+      versions: (["v1alpha1", "v1"] as const).map((name) => ({
+        name,
+        served: true,
+        storage: storage === name,
+        schema: schema(props[name]),
+      })),
     },
   };
+}
+
+/** `gizmos.<group>` at v1alpha1 (declares `spec.legacy`) and v1 (declares `spec.size`, default 3). */
+function crd(group: string, storage: "v1alpha1" | "v1", conversion?: unknown) {
+  return gizmoCrd(
+    group,
+    storage,
+    {
+      v1alpha1: { name: { type: "string" }, legacy: { type: "string" } },
+      v1: { name: { type: "string" }, size: { type: "integer", default: 3 } },
+    },
+    conversion,
+  );
 }
 
 /** Creates the CRD, waits until both versions serve, and returns the two collection paths in `ns`. */
@@ -234,27 +244,15 @@ describe("CRD versions and conversion", () => {
   describe("strategy Webhook", () => {
     /** v1alpha1 keeps `spec.count` as a string, v1 keeps `spec.size` as an integer. */
     function webhookCrd(group: string, url: string, caBundle: string) {
-      const schema = (props: Record<string, unknown>) => ({
-        openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: props } } },
-      });
-      return {
-        apiVersion: "apiextensions.k8s.io/v1",
-        kind: "CustomResourceDefinition",
-        metadata: { name: `gizmos.${group}` },
-        spec: {
-          group,
-          scope: "Namespaced",
-          names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo", listKind: "GizmoList" },
-          conversion: {
-            strategy: "Webhook",
-            webhook: { clientConfig: { url, caBundle }, conversionReviewVersions: ["v1"] },
-          },
-          versions: [
-            { name: "v1alpha1", served: true, storage: false, schema: schema({ count: { type: "string" } }) },
-            { name: "v1", served: true, storage: true, schema: schema({ size: { type: "integer" } }) },
-          ],
+      return gizmoCrd(
+        group,
+        "v1",
+        { v1alpha1: { count: { type: "string" } }, v1: { size: { type: "integer" } } },
+        {
+          strategy: "Webhook",
+          webhook: { clientConfig: { url, caBundle }, conversionReviewVersions: ["v1"] },
         },
-      };
+      );
     }
 
     /** The conversion both ways, and a mode that renames the object (which kube-apiserver refuses). */
