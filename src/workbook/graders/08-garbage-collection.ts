@@ -10,7 +10,7 @@ import { isNotFound } from "../../apimachinery/index.js";
 import type { Cluster } from "../../control-plane/cluster/index.js";
 import { ownerReferenceTo } from "../../meta/index.js";
 import { consistently, defineLab, eventually } from "../grading/index.js";
-import { type ConfigSet, configSetClient } from "../workbook-api/index.js";
+import { type ConfigSet, configSetClient, WORKBOOK_API_VERSION } from "../workbook-api/index.js";
 import {
   gradingCluster,
   type LabController,
@@ -32,6 +32,10 @@ export interface CollectorModule {
 }
 
 const HOLD = "example.com/hold";
+
+/** The first requirement: the foreground and orphan checks use it to know the collector's cache is current. */
+const BACKGROUND =
+  "background: when a ConfigSet is deleted, its children are deleted after it, and the children of another ConfigSet stay";
 const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
 /**
@@ -65,6 +69,8 @@ interface ChildSpec {
 
 /** One check's world: a fresh namespace with the lab's collector running in it. */
 class Scenario extends TrackScenario {
+  private probes = 0;
+
   static async open(dir: string, label: string): Promise<Scenario> {
     const track = openTrack<CollectorModule>(dir, (mod) => mod.createCollector, "collector.js");
     const place: TrackScenarioPlace = await openTrackScenario(cluster, track, label);
@@ -103,6 +109,30 @@ class Scenario extends TrackScenario {
       });
     }
     return owner;
+  }
+
+  /**
+   * Returns once the collector's ConfigMap cache holds every ConfigMap created so far. A probe ConfigMap whose
+   * only owner never existed is created; its watch event comes after those of the ConfigMaps created before it
+   * (one watch delivers in resourceVersion order), so the collector deleting it means it has seen them all.
+   * Without this, deleting an owner straight after creating its children races the children's watch events:
+   * a cached list can miss a child, as kube's collector's graph can.
+   */
+  async caughtUp(): Promise<void> {
+    const name = `probe-${++this.probes}`;
+    const neverCreated = {
+      apiVersion: WORKBOOK_API_VERSION,
+      kind: "ConfigSet",
+      metadata: { name: "never-created", uid: "00000000-0000-4000-8000-00000000000f" },
+    };
+    await this.core.createNamespacedConfigMap({
+      namespace: this.namespace,
+      body: { metadata: { name, ownerReferences: [ownerReferenceTo(neverCreated, { controller: true })] } },
+    });
+    await this.until(
+      `${name} (owned only by a ConfigSet that never existed) collected, so the collector has seen the children`,
+      async () => ((await this.child(name)) ? `${name} still exists` : undefined),
+    );
   }
 
   async child(name: string): Promise<V1ConfigMap | undefined> {
@@ -172,8 +202,7 @@ export default defineLab({
     await prepareTrack(dir);
     return [
       {
-        requirement:
-          "background: when a ConfigSet is deleted, its children are deleted after it, and the children of another ConfigSet stay",
+        requirement: BACKGROUND,
         hint: "in reconcileChild, GET each ConfigSet the child references; when none exists, delete the child",
         timeout: 15_000,
         run: () =>
@@ -263,10 +292,12 @@ export default defineLab({
         requirement:
           "foreground: the ConfigSet stays with foregroundDeletion until its blocking children are gone, and goes afterwards",
         hint: "delete the children first; remove foregroundDeletion only when no child with blockOwnerDeletion is left",
+        needs: [BACKGROUND],
         timeout: 15_000,
         run: () =>
           withScenario(Scenario.open(dir, "foreground"), async (s) => {
             await s.family("db", [{ hold: true }, {}]);
+            await s.caughtUp();
             await s.sets.delete(s.namespace, "db", { propagationPolicy: "Foreground" });
             await s.until("db-1 deleted and db-0 Terminating", async () => {
               const held = await s.child("db-0");
@@ -288,10 +319,12 @@ export default defineLab({
         requirement:
           "foreground waits only for blocking children: a held child without blockOwnerDeletion does not keep the ConfigSet",
         hint: "only references with blockOwnerDeletion: true hold the owner; others are deleted but not waited for",
+        needs: [BACKGROUND],
         timeout: 15_000,
         run: () =>
           withScenario(Scenario.open(dir, "nonblocking"), async (s) => {
             await s.family("cache", [{ hold: true, block: false }]);
+            await s.caughtUp();
             await s.sets.delete(s.namespace, "cache", { propagationPolicy: "Foreground" });
             await s.until("cache gone", async () =>
               (await s.owner("cache")) ? "cache still exists" : undefined,
@@ -304,10 +337,12 @@ export default defineLab({
         requirement:
           "orphan: the children survive with the same uids and no reference to the ConfigSet, and the ConfigSet is gone",
         hint: "remove the owner's reference from each child first, then the orphan finalizer from the owner",
+        needs: [BACKGROUND],
         timeout: 15_000,
         run: () =>
           withScenario(Scenario.open(dir, "orphan"), async (s) => {
             const owner = await s.family("logs", [{}, {}]);
+            await s.caughtUp();
             const before = (await Promise.all(["logs-0", "logs-1"].map((n) => s.child(n)))).map(
               (c) => c?.metadata?.uid,
             );
@@ -328,6 +363,7 @@ export default defineLab({
       {
         requirement: "orphan keeps other owners: a child's reference to a second ConfigSet survives",
         hint: "filter out only the references whose uid is the deleted owner's",
+        needs: [BACKGROUND],
         timeout: 15_000,
         run: () =>
           withScenario(Scenario.open(dir, "second-owner"), async (s) => {
@@ -336,6 +372,7 @@ export default defineLab({
               spec: { replicas: 0 },
             });
             await s.family("tmp", [{}], [keeper]);
+            await s.caughtUp();
             await s.sets.delete(s.namespace, "tmp", { propagationPolicy: "Orphan" });
             await s.until("tmp gone", async () => ((await s.owner("tmp")) ? "tmp still exists" : undefined));
             await new Promise((r) => setTimeout(r, 300));
