@@ -102,51 +102,121 @@ async function syncFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer 
  * ours paid for the server's JIT warm-up of its update path, and a single round on a shared machine measured
  * whoever the scheduler favoured at that moment.
  */
+/** One round of the update figure: arrival rate, the writer's own rate, and the client's CPU per event. */
+interface UpdateRound {
+  perSecond: number;
+  writerPerSecond: number;
+  cpuUsPerEvent: number;
+}
+
+/**
+ * Update events into a synced informer, each implementation in turn: the host rewrites `updates` ConfigMaps as
+ * fast as it can while the informer counts its handler's update calls. The arrival rate is bounded by the writer
+ * (the server process), so the client's own cost is read as CPU time: this process's `process.cpuUsage()` (ours,
+ * client-node) or the Go peer's getrusage, from the first write to the last handler call, per event.
+ */
 async function throughputFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer | undefined) {
   const kc = kubeConfigFrom(host.kubeconfigPath);
   const n = sizes.memoryAt;
   const ns = `sync-${n}`;
   const u = sizes.updates;
-  const rate = async (sync: () => Promise<SyncedInformer>) => {
+  const round = async (sync: () => Promise<SyncedInformer>): Promise<UpdateRound> => {
     const s = await sync();
     try {
       const arrived = s.updates(u);
-      const { startMs } = await host.update(ns, u, n);
-      return u / (((await arrived) - startMs) / 1000);
+      const cpu = process.cpuUsage();
+      const { startMs, endMs } = await host.update(ns, u, n);
+      const lastMs = await arrived;
+      const used = process.cpuUsage(cpu);
+      return {
+        perSecond: u / ((lastMs - startMs) / 1000),
+        writerPerSecond: u / ((endMs - startMs) / 1000),
+        cpuUsPerEvent: (used.user + used.system) / u,
+      };
     } finally {
       await s.stop();
     }
   };
-  const goRate = async (p: ClientGoPeer) => {
-    let startMs = 0;
+  const goRound = async (p: ClientGoPeer): Promise<UpdateRound> => {
+    let written = { startMs: 0, endMs: 0 };
     const r = await syncClientGo(p, host.kubeconfigPath, ns, n, {
       runs: 1,
       watchList: true,
       updates: u,
       onReady: async () => {
-        startMs = (await host.update(ns, u, n)).startMs;
+        written = await host.update(ns, u, n);
       },
     });
-    return u / (((r.lastUpdateMs ?? Number.NaN) - startMs) / 1000);
+    return {
+      perSecond: u / (((r.lastUpdateMs ?? Number.NaN) - written.startMs) / 1000),
+      writerPerSecond: u / ((written.endMs - written.startMs) / 1000),
+      cpuUsPerEvent: ((r.updateCpuMs ?? Number.NaN) * 1000) / u,
+    };
   };
-  await rate(() => syncOurs(kc, ns, n)); // warm-up of the server's update path, not counted
-  const ours: number[] = [];
-  const node: number[] = [];
-  const go: number[] = [];
-  for (let round = 0; round < sizes.throughputRounds; round++) {
-    ours.push(await rate(() => syncOurs(kc, ns, n)));
-    node.push(await rate(() => syncClientNode(kc, ns, n)));
-    if (peer) go.push(await goRate(peer));
+  await round(() => syncOurs(kc, ns, n)); // warm-up of the server's update path, not counted
+  const ours: UpdateRound[] = [];
+  const node: UpdateRound[] = [];
+  const go: UpdateRound[] = [];
+  for (let r = 0; r < sizes.throughputRounds; r++) {
+    ours.push(await round(() => syncOurs(kc, ns, n)));
+    node.push(await round(() => syncClientNode(kc, ns, n)));
+    if (peer) go.push(await goRound(peer));
   }
-  return {
-    ours: median(ours),
-    node: median(node),
-    go: peer ? median(go) : undefined,
-    rounds: { ours, node, go },
-  };
+  const summary = (rounds: UpdateRound[]) => ({
+    perSecond: median(rounds.map((x) => x.perSecond)),
+    cpuUsPerEvent: median(rounds.map((x) => x.cpuUsPerEvent)),
+    // How far arrival trails the writer: 1 means the informer kept up with every write.
+    ofWriter: median(rounds.map((x) => x.perSecond / x.writerPerSecond)),
+    rounds,
+  });
+  return { ours: summary(ours), node: summary(node), go: peer ? summary(go) : undefined };
 }
 
 const fmtRates = (rates: number[]) => rates.map((r) => Math.round(r).toLocaleString("en-US")).join(" / ");
+
+/**
+ * The update figures: events/s as they arrived (unjudged: the writer bounds it, and each implementation's share
+ * of the writer's rate says so), and the informer's CPU per event, judged against each peer.
+ */
+function updateFigures(t: Awaited<ReturnType<typeof throughputFigures>>, sizes: Sizes): BenchFigure[] {
+  const peers = [
+    ["client-node", t.node],
+    ["client-go", t.go],
+  ] as const;
+  const share = (x: { ofWriter: number }) => `${(x.ofWriter * 100).toFixed(1)}%`;
+  const present = peers.flatMap(([impl, x]) => (x ? [[impl, x] as const] : []));
+  const shares = [`${share(t.ours)} (ours)`, ...present.map(([impl, x]) => `${share(x)} (${impl})`)];
+  const rounds = [["ours", t.ours] as const, ...present]
+    .map(([impl, x]) => `${impl} ${fmtRates(x.rounds.map((r) => r.perSecond))}`)
+    .join(", ");
+  const figures: BenchFigure[] = [
+    {
+      name: `update events/s into a synced informer (${sizes.updates} updates written as fast as the server takes them)`,
+      value: t.ours.perSecond,
+      unit: "events/s",
+      peers: present.map(([impl, x]) => peerRate(impl, t.ours.perSecond, x.perSecond)),
+      notes: `median of ${sizes.throughputRounds} rounds taken in turn after an untimed warm-up round, from the first write to the last handler call; not judged: the writer (the server process) bounds it, arrival at ${shares.join(", ")} of the writer's own rate; rounds ${rounds}`,
+    },
+    {
+      name: "informer CPU per update event (user + system, from the first write to the last handler call)",
+      value: t.ours.cpuUsPerEvent,
+      unit: "µs",
+      peers: present.map(([impl, x]) => peerCost(impl, t.ours.cpuUsPerEvent, x.cpuUsPerEvent)),
+      notes: `median of ${sizes.throughputRounds} rounds; ours and client-node from process.cpuUsage() of this process, client-go from the Go peer's getrusage; it includes the HTTP read and JSON decode of each watch event (client-node's Watch for both Node informers) and garbage collection`,
+    },
+  ];
+  for (const [impl, x] of present) {
+    figures.push(
+      judged({
+        name: `informer CPU per update event vs ${impl} (ours / theirs)`,
+        value: t.ours.cpuUsPerEvent / x.cpuUsPerEvent,
+        unit: "x",
+        target: "<= 1",
+      }),
+    );
+  }
+  return figures;
+}
 
 /** Heap per cached object: the informer stays up while the heap is read. */
 async function memoryFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer | undefined) {
@@ -267,31 +337,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     );
 
     ctx.log("  update throughput...");
-    const t = await throughputFigures(host, sizes, peer);
-    figures.push({
-      name: `update events/s into a synced informer (${sizes.updates} updates written as fast as the server takes them)`,
-      value: t.ours,
-      unit: "events/s",
-      peers: [
-        peerRate("client-node", t.ours, t.node),
-        ...(t.go === undefined ? [] : [peerRate("client-go", t.ours, t.go)]),
-      ],
-      notes: `median of ${sizes.throughputRounds} rounds taken in turn after an untimed warm-up round, from the first write to the last handler call; the writer (the server) bounds all three; rounds ours ${fmtRates(t.rounds.ours)}, client-node ${fmtRates(t.rounds.node)}${t.go === undefined ? "" : `, client-go ${fmtRates(t.rounds.go)}`}`,
-    });
-    for (const [impl, theirs] of [
-      ["client-node", t.node],
-      ["client-go", t.go],
-    ] as const) {
-      if (theirs === undefined) continue;
-      figures.push(
-        judged({
-          name: `update events/s into a synced informer vs ${impl} (ours / theirs)`,
-          value: t.ours / theirs,
-          unit: "x",
-          target: ">= 1",
-        }),
-      );
-    }
+    figures.push(...updateFigures(await throughputFigures(host, sizes, peer), sizes));
 
     ctx.log("  memory per cached object...");
     const m = await memoryFigures(host, sizes, peer);

@@ -123,6 +123,8 @@ export interface PeerSync {
   heapAllocPerObject: number;
   /** Wall-clock time the last update arrived, when `updates` were asked for. */
   lastUpdateMs?: number;
+  /** The peer process's CPU time (user + system) from "ready" to the last update, when `updates` were asked for. */
+  updateCpuMs?: number;
 }
 
 /**
@@ -158,7 +160,7 @@ export async function syncClientGo(
     bytes: (last.bytes as number) ?? 0,
     heapInUsePerObject: (memory.heapInUsePerObject as number) ?? Number.NaN,
     heapAllocPerObject: (memory.heapAllocPerObject as number) ?? Number.NaN,
-    ...(updates ? { lastUpdateMs: updates.lastMs as number } : {}),
+    ...(updates ? { lastUpdateMs: updates.lastMs as number, updateCpuMs: updates.cpuMs as number } : {}),
   };
 }
 
