@@ -305,13 +305,19 @@ describe("evaluating policies", () => {
     expect((await create(VAP, ignoring)).code).toBe(201);
     // A second validation that denies shows when the policy is in effect.
     (ignoring.spec as { validations: unknown[] }).validations.push({ expression: "object.data.a != 'no'" });
-    const replaced = await raw(suite.kubeConfig, "GET", `${VAP}/vap-ignore-${run}`);
-    const updated = await raw(
-      suite.kubeConfig,
-      "PUT",
-      `${VAP}/vap-ignore-${run}`,
-      JSON.stringify({ ...ignoring, metadata: replaced.body.metadata }),
-    );
+    // On kind, kube-controller-manager's policy status controller writes status.typeChecking after the
+    // create, so the read-modify-write retries on 409 as client-go's RetryOnConflict would.
+    let updated = { code: 0, body: {} as { metadata?: { generation?: number } } };
+    for (let attempt = 0; attempt < 5 && updated.code !== 200; attempt++) {
+      const replaced = await raw(suite.kubeConfig, "GET", `${VAP}/vap-ignore-${run}`);
+      updated = await raw(
+        suite.kubeConfig,
+        "PUT",
+        `${VAP}/vap-ignore-${run}`,
+        JSON.stringify({ ...ignoring, metadata: replaced.body.metadata }),
+      );
+      if (updated.code !== 409) break;
+    }
     expect([updated.code, updated.body.metadata?.generation]).toEqual([200, 2]);
     expect((await create(VAPB, binding("vap-ignore", ["Deny"]))).code).toBe(201);
     await inEffect(nsIgnore, { a: "no" });
