@@ -95,13 +95,6 @@ async function syncFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer 
   return { table, notes };
 }
 
-/**
- * Update events/s into a synced informer, per implementation: the median of `throughputRounds` rounds taken in
- * turn (ours, client-node, client-go, ours, ...), after one untimed round that warms the server's update and
- * watch path. The server writes the updates, so every round also measures the server: measured first and once,
- * ours paid for the server's JIT warm-up of its update path, and a single round on a shared machine measured
- * whoever the scheduler favoured at that moment.
- */
 /** One round of the update figure: arrival rate, the writer's own rate, and the client's CPU per event. */
 interface UpdateRound {
   perSecond: number;
@@ -110,10 +103,13 @@ interface UpdateRound {
 }
 
 /**
- * Update events into a synced informer, each implementation in turn: the host rewrites `updates` ConfigMaps as
- * fast as it can while the informer counts its handler's update calls. The arrival rate is bounded by the writer
- * (the server process), so the client's own cost is read as CPU time: this process's `process.cpuUsage()` (ours,
- * client-node) or the Go peer's getrusage, from the first write to the last handler call, per event.
+ * Update events into a synced informer, per implementation: `throughputRounds` rounds taken in turn (ours,
+ * client-node, client-go, ours, ...) after one untimed round that warms the server's update and watch path
+ * (measured first and once, ours used to pay for the server's JIT warm-up). In each round the host rewrites
+ * `updates` ConfigMaps as fast as it can while the informer counts its handler's update calls. The arrival rate
+ * is bounded by the writer (the server process), so the client's own cost is read as CPU time: this process's
+ * `process.cpuUsage()` (ours, client-node) or the Go peer's getrusage, from the first write to the last handler
+ * call, per event.
  */
 async function throughputFigures(host: EmbeddedHost, sizes: Sizes, peer: ClientGoPeer | undefined) {
   const kc = kubeConfigFrom(host.kubeconfigPath);
